@@ -1,0 +1,560 @@
+/*
+ * vm/interp.c — the interpreter loop.
+ *
+ * Each handler is written once behind vmcase/vmbreak (Lua's lvm.c); the
+ * build chooses the dispatch (Meson option "dispatch"): computed goto
+ * through a table generated from the opcode list, or a plain switch.
+ * pc, the register base R and the current method stay in locals; they are
+ * written back to the frame only around calls, allocation and errors.
+ *
+ * Calls do not recurse in C: a bytecode call pushes a vm_frame and copies
+ * the arguments into the callee's fresh register window (the rest of the
+ * window is zeroed, so the collector never sees a stale reference).
+ *
+ * Every operand was checked by the verifier (vm/verify.c); the only checks
+ * left here are Java's runtime ones: bounds, null, division by zero,
+ * negative sizes, stack depth and heap exhaustion.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm.h"
+
+#ifndef VM_USE_GOTO
+#if defined(__GNUC__)
+#define VM_USE_GOTO 1
+#else
+#define VM_USE_GOTO 0
+#endif
+#endif
+
+/* ---- arithmetic with Java semantics (no undefined behaviour) -------------------------- */
+static inline int64_t wrap64(uint64_t v) { return (int64_t)v; }
+static inline int64_t int32v(uint64_t v) { return (int64_t)(int32_t)(uint32_t)v; }
+static inline uint64_t rotl64(uint64_t x, unsigned n) { n &= 63; return (x << n) | (x >> ((64 - n) & 63)); }
+static inline uint64_t rotr64(uint64_t x, unsigned n) { n &= 63; return (x >> n) | (x << ((64 - n) & 63)); }
+static inline uint32_t rotl32(uint32_t x, unsigned n) { n &= 31; return (x << n) | (x >> ((32 - n) & 31)); }
+static inline uint32_t rotr32(uint32_t x, unsigned n) { n &= 31; return (x >> n) | (x << ((32 - n) & 31)); }
+static inline int64_t sar64(int64_t x, unsigned n) { n &= 63; return x >= 0 ? x >> n : ~(~x >> n); }
+
+static inline uint64_t ld_le(const int8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int k = n - 1; k >= 0; k--)
+        v = (v << 8) | (uint8_t)p[k];
+    return v;
+}
+
+static inline uint64_t ld_be(const int8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int k = 0; k < n; k++)
+        v = (v << 8) | (uint8_t)p[k];
+    return v;
+}
+
+static inline void st_le(int8_t *p, uint64_t v, int n)
+{
+    for (int k = 0; k < n; k++, v >>= 8)
+        p[k] = (int8_t)(uint8_t)v;
+}
+
+static inline void st_be(int8_t *p, uint64_t v, int n)
+{
+    for (int k = n - 1; k >= 0; k--, v >>= 8)
+        p[k] = (int8_t)(uint8_t)v;
+}
+
+/* ---- slow paths --------------------------------------------------------------------------- */
+#if defined(__GNUC__)
+#define VM_NOINLINE __attribute__((noinline, cold))
+#else
+#define VM_NOINLINE
+#endif
+
+static VM_NOINLINE int throw_npe(vm_t *vm, const vm_method *m, uint32_t reg, const char *what)
+{
+    return vm_throw(vm, VM_EXC_NPE, "Cannot %s because \"%s\" is null", what, m->regnames[reg]);
+}
+
+static VM_NOINLINE int throw_index(vm_t *vm, int64_t index, int64_t length)
+{
+    return vm_throw(vm, VM_EXC_AIOOBE, "Index %lld out of bounds for length %lld", (long long)index,
+                    (long long)length);
+}
+
+/* Java caps printed stack traces at MaxJavaStackTraceDepth frames. */
+#define VM_MAX_TRACE 1024
+
+/*
+ * Record the stack trace of the pending exception (frames from the top down
+ * to entry), then pop those frames. A native that threw appears first.
+ */
+static VM_NOINLINE int unwind(vm_t *vm, uint32_t entry, int status, const vm_method *native)
+{
+    if (status == VM_EXCEPTION) {
+        size_t cap = 256, len = 0;
+        char *t = malloc(cap);
+        if (t) {
+            t[0] = '\0';
+            uint32_t printed = 0;
+            for (int64_t f = (int64_t)vm->nframes - 1 + (native ? 1 : 0); f >= (int64_t)entry; f--) {
+                char ln[512];
+                int n;
+                if (printed == VM_MAX_TRACE)
+                    break;
+                if (native) {
+                    n = snprintf(ln, sizeof ln, "\tat %s(Native Method)\n", native->qname);
+                    native = NULL;
+                } else {
+                    const vm_frame *fr = &vm->frames[f];
+                    const vm_method *m = fr->m;
+                    if (m->flags & VM_METHOD_NATIVE) {
+                        n = snprintf(ln, sizeof ln, "\tat %s(Native Method)\n", m->qname);
+                    } else {
+                        uint32_t idx = fr->pc > m->code ? (uint32_t)(fr->pc - m->code) - 1 : 0;
+                        n = snprintf(ln, sizeof ln, "\tat %s(%s:%u)\n", m->qname, m->module->file,
+                                     idx < m->ncode ? m->lines[idx] : m->line);
+                    }
+                }
+                if (n < 0)
+                    continue;
+                if (len + (size_t)n + 1 > cap) {
+                    while (len + (size_t)n + 1 > cap)
+                        cap *= 2;
+                    char *nt = realloc(t, cap);
+                    if (!nt)
+                        break;
+                    t = nt;
+                }
+                memcpy(t + len, ln, (size_t)n + 1);
+                len += (size_t)n;
+                printed++;
+            }
+        }
+        free(vm->exc_trace);
+        vm->exc_trace = t;
+    }
+    vm->nframes = entry;
+    return status;
+}
+
+/* ---- the loop ---------------------------------------------------------------------------- */
+#define RA   (R[GET_A(i)])
+#define RB   (R[GET_B(i)])
+#define RC   (R[GET_C(i)])
+#define RA4  (R[GET_A4(i)])
+#define RB4  (R[GET_B4(i)])
+#define RC4  (R[GET_C4(i)])
+#define RD4  (R[GET_D4(i)])
+
+#define savepc()       (fr->pc = pc)
+#define vmfetch()      (i = *pc++)
+#define THROW(...)     do { savepc(); vm_throw(vm, __VA_ARGS__); goto exception; } while (0)
+#define NPE(reg, what) do { savepc(); throw_npe(vm, m, (reg), (what)); goto exception; } while (0)
+#define CHECK_INDEX(o, idx)                                                  \
+    do {                                                                     \
+        if ((uint64_t)(idx) >= (uint64_t)(o)->length) {                      \
+            savepc();                                                        \
+            throw_index(vm, (idx), (o)->length);                             \
+            goto exception;                                                  \
+        }                                                                    \
+    } while (0)
+/* multi-byte views check as Java's VarHandle does: against length - (size - 1) */
+#define CHECK_VIEW(o, idx, size)                                             \
+    do {                                                                     \
+        int64_t lim_ = (int64_t)(o)->length - ((size) - 1);                  \
+        if ((idx) < 0 || (idx) >= lim_) {                                    \
+            savepc();                                                        \
+            throw_index(vm, (idx), lim_);                                    \
+            goto exception;                                                  \
+        }                                                                    \
+    } while (0)
+#define COND_JUMP(c)                                                         \
+    do {                                                                     \
+        if (c)                                                               \
+            pc += GET_sJ(*pc) + 1;                                           \
+        else                                                                 \
+            pc++;                                                            \
+    } while (0)
+
+#if VM_USE_GOTO
+#define vmdispatch(o) goto *disptab[o];
+#define vmcase(l)     L_##l:
+#define vmbreak       vmfetch(); vmdispatch(GET_OP(i))
+#else
+#define vmdispatch(o) switch (o)
+#define vmcase(l)     case OP_##l:
+#define vmbreak       break
+#endif
+
+static int execute(vm_t *vm, uint32_t entry, vm_value *result)
+{
+#if VM_USE_GOTO
+#define X(name, ...) &&L_##name,
+    static const void *const disptab[VM_NOPCODES] = {VM_OPCODES(X)};
+#undef X
+#endif
+    const vm_program *prog = vm->prog;
+    const int64_t *k = prog->k;
+    vm_frame *fr = &vm->frames[vm->nframes - 1];
+    const vm_method *m = fr->m;
+    vm_value *R = vm->stack + fr->base;
+    const uint32_t *pc = m->code;
+    const vm_method *native = NULL;
+    int status = VM_EXCEPTION;
+    uint32_t i;
+    vm_value rv;
+    int has_result;
+    uint32_t first;
+
+    for (;;) {
+        vmfetch();
+        vmdispatch(GET_OP(i))
+        {
+            vmcase(NOP) { vmbreak; }
+            vmcase(MOV) { RA = RB; vmbreak; }
+            vmcase(LDI) { RA.i = GET_sBx(i); vmbreak; }
+            vmcase(LDK) { RA.i = k[GET_Bx(i)]; vmbreak; }
+            vmcase(LDNULL) { RA.ref = NULL; vmbreak; }
+            vmcase(LDSTR) { RA.ref = vm->strings[GET_Bx(i)]; vmbreak; }
+            vmcase(GETSTATIC) { RA = vm->statics[GET_Bx(i)]; vmbreak; }
+            vmcase(PUTSTATIC) { vm->statics[GET_Bx(i)] = RA; vmbreak; }
+
+            vmcase(ADD) { RA.i = wrap64((uint64_t)RB.i + (uint64_t)RC.i); vmbreak; }
+            vmcase(ADDI) { RA.i = wrap64((uint64_t)RB.i + (uint64_t)(int64_t)GET_sC(i)); vmbreak; }
+            vmcase(SUB) { RA.i = wrap64((uint64_t)RB.i - (uint64_t)RC.i); vmbreak; }
+            vmcase(SUBI) { RA.i = wrap64((uint64_t)RB.i - (uint64_t)(int64_t)GET_sC(i)); vmbreak; }
+            vmcase(MUL) { RA.i = wrap64((uint64_t)RB.i * (uint64_t)RC.i); vmbreak; }
+            vmcase(DIV) {
+                int64_t d = RC.i;
+                if (d == 0)
+                    THROW(VM_EXC_ARITHMETIC, "/ by zero");
+                RA.i = d == -1 ? wrap64(0 - (uint64_t)RB.i) : RB.i / d;
+                vmbreak;
+            }
+            vmcase(REM) {
+                int64_t d = RC.i;
+                if (d == 0)
+                    THROW(VM_EXC_ARITHMETIC, "/ by zero");
+                RA.i = d == -1 ? 0 : RB.i % d;
+                vmbreak;
+            }
+            vmcase(NEG) { RA.i = wrap64(0 - (uint64_t)RB.i); vmbreak; }
+            vmcase(AND) { RA.i = RB.i & RC.i; vmbreak; }
+            vmcase(ANDI) { RA.i = RB.i & (int64_t)GET_C(i); vmbreak; }
+            vmcase(OR) { RA.i = RB.i | RC.i; vmbreak; }
+            vmcase(XOR) { RA.i = RB.i ^ RC.i; vmbreak; }
+            vmcase(ANDN) { RA.i = RB.i & ~RC.i; vmbreak; }
+            vmcase(NOT) { RA.i = ~RB.i; vmbreak; }
+            vmcase(SHL) { RA.i = wrap64((uint64_t)RB.i << (RC.i & 63)); vmbreak; }
+            vmcase(SHLI) { RA.i = wrap64((uint64_t)RB.i << GET_C(i)); vmbreak; }
+            vmcase(SHR) { RA.i = wrap64((uint64_t)RB.i >> (RC.i & 63)); vmbreak; }
+            vmcase(SHRI) { RA.i = wrap64((uint64_t)RB.i >> GET_C(i)); vmbreak; }
+            vmcase(SAR) { RA.i = sar64(RB.i, (unsigned)(RC.i & 63)); vmbreak; }
+            vmcase(SARI) { RA.i = sar64(RB.i, GET_C(i)); vmbreak; }
+            vmcase(ROL) { RA.i = wrap64(rotl64((uint64_t)RB.i, (unsigned)RC.i)); vmbreak; }
+            vmcase(ROLI) { RA.i = wrap64(rotl64((uint64_t)RB.i, GET_C(i))); vmbreak; }
+            vmcase(ROR) { RA.i = wrap64(rotr64((uint64_t)RB.i, (unsigned)RC.i)); vmbreak; }
+            vmcase(RORI) { RA.i = wrap64(rotr64((uint64_t)RB.i, GET_C(i))); vmbreak; }
+
+            vmcase(XOR3) { RA4.i = RB4.i ^ RC4.i ^ RD4.i; vmbreak; }
+            vmcase(BCAX) { RA4.i = RB4.i ^ (RC4.i & ~RD4.i); vmbreak; }
+            vmcase(XROL) { RA4.i = wrap64(rotl64((uint64_t)(RB4.i ^ RC4.i), GET_D4(i))); vmbreak; }
+            vmcase(RAX1) { RA.i = RB.i ^ wrap64(rotl64((uint64_t)RC.i, 1)); vmbreak; }
+
+            vmcase(ADDW) { RA.i = int32v((uint64_t)RB.i + (uint64_t)RC.i); vmbreak; }
+            vmcase(ADDWI) { RA.i = int32v((uint64_t)RB.i + (uint64_t)(int64_t)GET_sC(i)); vmbreak; }
+            vmcase(SUBW) { RA.i = int32v((uint64_t)RB.i - (uint64_t)RC.i); vmbreak; }
+            vmcase(MULW) { RA.i = int32v((uint64_t)RB.i * (uint64_t)RC.i); vmbreak; }
+            vmcase(SHLW) { RA.i = int32v((uint64_t)(uint32_t)RB.i << (RC.i & 31)); vmbreak; }
+            vmcase(SHLWI) { RA.i = int32v((uint64_t)(uint32_t)RB.i << GET_C(i)); vmbreak; }
+            vmcase(SHRW) { RA.i = int32v((uint32_t)RB.i >> (RC.i & 31)); vmbreak; }
+            vmcase(SHRWI) { RA.i = int32v((uint32_t)RB.i >> GET_C(i)); vmbreak; }
+            vmcase(SARW) { RA.i = sar64(int32v((uint64_t)RB.i), (unsigned)(RC.i & 31)); vmbreak; }
+            vmcase(SARWI) { RA.i = sar64(int32v((uint64_t)RB.i), GET_C(i)); vmbreak; }
+            vmcase(ROLW) { RA.i = int32v(rotl32((uint32_t)RB.i, (unsigned)RC.i)); vmbreak; }
+            vmcase(ROLWI) { RA.i = int32v(rotl32((uint32_t)RB.i, GET_C(i))); vmbreak; }
+            vmcase(RORW) { RA.i = int32v(rotr32((uint32_t)RB.i, (unsigned)RC.i)); vmbreak; }
+            vmcase(RORWI) { RA.i = int32v(rotr32((uint32_t)RB.i, GET_C(i))); vmbreak; }
+            vmcase(L2I) { RA.i = int32v((uint64_t)RB.i); vmbreak; }
+            vmcase(I2B) { RA.i = (int64_t)(int8_t)(uint8_t)RB.i; vmbreak; }
+            vmcase(ZEXTW) { RA.i = (int64_t)(uint32_t)RB.i; vmbreak; }
+
+            vmcase(JMP) { pc += GET_sJ(i); vmbreak; }
+            vmcase(EQ) { COND_JUMP(RA.i == RB.i); vmbreak; }
+            vmcase(NE) { COND_JUMP(RA.i != RB.i); vmbreak; }
+            vmcase(LT) { COND_JUMP(RA.i < RB.i); vmbreak; }
+            vmcase(GE) { COND_JUMP(RA.i >= RB.i); vmbreak; }
+            vmcase(LE) { COND_JUMP(RA.i <= RB.i); vmbreak; }
+            vmcase(GT) { COND_JUMP(RA.i > RB.i); vmbreak; }
+            vmcase(EQI) { COND_JUMP(RA.i == GET_sB(i)); vmbreak; }
+            vmcase(NEI) { COND_JUMP(RA.i != GET_sB(i)); vmbreak; }
+            vmcase(LTI) { COND_JUMP(RA.i < GET_sB(i)); vmbreak; }
+            vmcase(GEI) { COND_JUMP(RA.i >= GET_sB(i)); vmbreak; }
+            vmcase(LEI) { COND_JUMP(RA.i <= GET_sB(i)); vmbreak; }
+            vmcase(GTI) { COND_JUMP(RA.i > GET_sB(i)); vmbreak; }
+            vmcase(EQR) { COND_JUMP(RA.ref == RB.ref); vmbreak; }
+            vmcase(NER) { COND_JUMP(RA.ref != RB.ref); vmbreak; }
+            vmcase(ISNULL) { COND_JUMP(RA.ref == NULL); vmbreak; }
+            vmcase(NONNULL) { COND_JUMP(RA.ref != NULL); vmbreak; }
+
+            vmcase(NEWBA) {
+                savepc();
+                vm_obj *o = vm_new_array(vm, VM_T_BYTES, RB.i);
+                if (!o)
+                    goto exception;
+                RA.ref = o;
+                vmbreak;
+            }
+            vmcase(NEWIA) {
+                savepc();
+                vm_obj *o = vm_new_array(vm, VM_T_INTS, RB.i);
+                if (!o)
+                    goto exception;
+                RA.ref = o;
+                vmbreak;
+            }
+            vmcase(NEWLA) {
+                savepc();
+                vm_obj *o = vm_new_array(vm, VM_T_LONGS, RB.i);
+                if (!o)
+                    goto exception;
+                RA.ref = o;
+                vmbreak;
+            }
+            vmcase(ALEN) {
+                vm_obj *o = RB.ref;
+                if (!o)
+                    NPE(GET_B(i), "read the array length");
+                RA.i = o->length;
+                vmbreak;
+            }
+            vmcase(BALOAD) {
+                vm_obj *o = RB.ref;
+                int64_t x = RC.i;
+                if (!o)
+                    NPE(GET_B(i), "load from byte array");
+                CHECK_INDEX(o, x);
+                RA.i = VM_BYTES(o)[x];
+                vmbreak;
+            }
+            vmcase(IALOAD) {
+                vm_obj *o = RB.ref;
+                int64_t x = RC.i;
+                if (!o)
+                    NPE(GET_B(i), "load from int array");
+                CHECK_INDEX(o, x);
+                RA.i = VM_INTS(o)[x];
+                vmbreak;
+            }
+            vmcase(LALOAD) {
+                vm_obj *o = RB.ref;
+                int64_t x = RC.i;
+                if (!o)
+                    NPE(GET_B(i), "load from long array");
+                CHECK_INDEX(o, x);
+                RA.i = VM_LONGS(o)[x];
+                vmbreak;
+            }
+            vmcase(BASTORE) {
+                vm_obj *o = RA.ref;
+                int64_t x = RB.i;
+                if (!o)
+                    NPE(GET_A(i), "store to byte array");
+                CHECK_INDEX(o, x);
+                VM_BYTES(o)[x] = (int8_t)(uint8_t)RC.i;
+                vmbreak;
+            }
+            vmcase(IASTORE) {
+                vm_obj *o = RA.ref;
+                int64_t x = RB.i;
+                if (!o)
+                    NPE(GET_A(i), "store to int array");
+                CHECK_INDEX(o, x);
+                VM_INTS(o)[x] = (int32_t)(uint32_t)RC.i;
+                vmbreak;
+            }
+            vmcase(LASTORE) {
+                vm_obj *o = RA.ref;
+                int64_t x = RB.i;
+                if (!o)
+                    NPE(GET_A(i), "store to long array");
+                CHECK_INDEX(o, x);
+                VM_LONGS(o)[x] = RC.i;
+                vmbreak;
+            }
+#define VIEW_LOAD(NAME, size, conv, fn)                          \
+    vmcase(NAME)                                                 \
+    {                                                            \
+        vm_obj *o = RB.ref;                                      \
+        int64_t x = RC.i;                                        \
+        if (!o)                                                  \
+            NPE(GET_B(i), "load from byte array");               \
+        CHECK_VIEW(o, x, size);                                  \
+        RA.i = conv(fn(VM_BYTES(o) + x, size));                  \
+        vmbreak;                                                 \
+    }
+#define VIEW_STORE(NAME, size, fn)                               \
+    vmcase(NAME)                                                 \
+    {                                                            \
+        vm_obj *o = RA.ref;                                      \
+        int64_t x = RB.i;                                        \
+        if (!o)                                                  \
+            NPE(GET_A(i), "store to byte array");                \
+        CHECK_VIEW(o, x, size);                                  \
+        fn(VM_BYTES(o) + x, (uint64_t)RC.i, size);               \
+        vmbreak;                                                 \
+    }
+            VIEW_LOAD(LDLE64, 8, wrap64, ld_le)
+            VIEW_LOAD(LDLE32, 4, int32v, ld_le)
+            VIEW_LOAD(LDBE64, 8, wrap64, ld_be)
+            VIEW_LOAD(LDBE32, 4, int32v, ld_be)
+            VIEW_STORE(STLE64, 8, st_le)
+            VIEW_STORE(STLE32, 4, st_le)
+            VIEW_STORE(STBE64, 8, st_be)
+            VIEW_STORE(STBE32, 4, st_be)
+#undef VIEW_LOAD
+#undef VIEW_STORE
+
+            vmcase(NEW) {
+                savepc();
+                vm_obj *o = vm_new_record(vm, (uint16_t)GET_Bx(i));
+                if (!o)
+                    goto exception;
+                RA.ref = o;
+                vmbreak;
+            }
+            vmcase(GETF) {
+                vm_obj *o = RB.ref;
+                if (!o) {
+                    savepc();
+                    vm_throw(vm, VM_EXC_NPE, "Cannot read field \"%s\" because \"%s\" is null",
+                             prog->records[m->regtypes[GET_B(i)].rec].fields[GET_C(i)].name, m->regnames[GET_B(i)]);
+                    goto exception;
+                }
+                RA = VM_FIELDS(o)[GET_C(i)];
+                vmbreak;
+            }
+            vmcase(PUTF) {
+                vm_obj *o = RA.ref;
+                if (!o) {
+                    savepc();
+                    vm_throw(vm, VM_EXC_NPE, "Cannot assign field \"%s\" because \"%s\" is null",
+                             prog->records[m->regtypes[GET_A(i)].rec].fields[GET_B(i)].name, m->regnames[GET_A(i)]);
+                    goto exception;
+                }
+                VM_FIELDS(o)[GET_B(i)] = RC;
+                vmbreak;
+            }
+
+            vmcase(CALL) {
+                first = GET_A(i) + 1;
+                goto do_call;
+            }
+            vmcase(CALLV) {
+                first = GET_A(i);
+                goto do_call;
+            }
+            vmcase(RET) {
+                rv = RA;
+                has_result = 1;
+                goto do_return;
+            }
+            vmcase(RETV) {
+                rv.i = 0;
+                has_result = 0;
+                goto do_return;
+            }
+#if !VM_USE_GOTO
+        default:
+            abort(); /* unreachable: the verifier rejects unknown opcodes */
+#endif
+        }
+        continue;
+
+    do_call: {
+        /* CALL: R[A] := f(R[A+1]..); CALLV: f(R[A]..); first is the first argument */
+        const vm_method *callee = prog->methods[GET_Bx(i)];
+        savepc();
+        if (callee->flags & VM_METHOD_NATIVE) {
+            vm_value ret = {0};
+            int st = callee->native(vm, R + first, &ret);
+            if (st != VM_OK) {
+                status = st;
+                native = callee;
+                goto exception;
+            }
+            if (GET_OP(i) == OP_CALL)
+                RA = ret;
+            continue;
+        }
+        uint32_t nb = fr->base + m->nregs;
+        if (nb + callee->nregs > vm->stack_cap || vm->nframes == vm->frame_cap)
+            THROW(VM_EXC_STACK_OVERFLOW, NULL);
+        fr->ret_reg = (uint8_t)GET_A(i);
+        vm_value *nr = vm->stack + nb;
+        memcpy(nr, R + first, callee->nparams * sizeof *nr);
+        memset(nr + callee->nparams, 0, (size_t)(callee->nregs - callee->nparams) * sizeof *nr);
+        fr = &vm->frames[vm->nframes++];
+        fr->m = callee;
+        fr->base = nb;
+        fr->pc = callee->code;
+        m = callee;
+        R = nr;
+        pc = callee->code;
+        continue;
+    }
+
+    do_return:
+        vm->nframes--;
+        if (vm->nframes == entry) {
+            if (result)
+                *result = rv;
+            return VM_OK;
+        }
+        fr = &vm->frames[vm->nframes - 1];
+        m = fr->m;
+        R = vm->stack + fr->base;
+        pc = fr->pc;
+        if (has_result)
+            R[fr->ret_reg] = rv;
+        continue;
+
+    exception:
+        return unwind(vm, entry, status, native);
+    }
+}
+
+int vm_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result)
+{
+    uint32_t base = 0;
+    if (vm->nframes) {
+        const vm_frame *top = &vm->frames[vm->nframes - 1];
+        base = top->base + top->m->nregs;
+    }
+    vm->exc = VM_EXC_NONE;
+    if (base + m->nregs > vm->stack_cap || vm->nframes == vm->frame_cap)
+        return vm_throw(vm, VM_EXC_STACK_OVERFLOW, NULL);
+    uint32_t entry = vm->nframes;
+    vm_value *R = vm->stack + base;
+    if (m->nparams)
+        memcpy(R, args, m->nparams * sizeof *R);
+    memset(R + m->nparams, 0, (size_t)(m->nregs - m->nparams) * sizeof *R);
+    vm_frame *fr = &vm->frames[vm->nframes++];
+    fr->m = m;
+    fr->base = base;
+    fr->pc = m->code;
+    if (m->flags & VM_METHOD_NATIVE) {
+        vm_value ret = {0};
+        int st = m->native(vm, R, &ret);
+        if (st != VM_OK)
+            return unwind(vm, entry, st, NULL);
+        vm->nframes = entry;
+        if (result)
+            *result = ret;
+        return VM_OK;
+    }
+    return execute(vm, entry, result);
+}

@@ -1,0 +1,69 @@
+/*
+ * vm/main.c — the minivm launcher: minivm [options] program.mva [args...]
+ *
+ * Exit status: main's result (0 for a void main), 1 when the program cannot
+ * be loaded or verified, or ends with an uncaught exception, or when an
+ * option is bad (as HotSpot's launcher), and Sys.exit's status.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arguments.h"
+#include "vm.h"
+
+int main(int argc, char **argv)
+{
+    mvm_args args;
+    switch (args_parse(argc, argv, &args, stdout, stderr)) {
+    case ARG_EXIT_OK: return 0;
+    case ARG_EXIT_ERROR: return 1;
+    case ARG_RUN: break;
+    }
+
+    char err[1024];
+    vm_program *prog = vm_load_file(args.program, err, sizeof err);
+    if (!prog) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    const vm_method *main_m = prog->main;
+    if (!main_m || main_m->nparams != 0 ||
+        !(main_m->ret.kind == VM_T_VOID || vm_type_is_int(main_m->ret))) {
+        fprintf(stderr,
+                "Error: Main method not found in module %s, please define the main method as:\n"
+                "   method main() -> int\n"
+                "or method main()\n",
+                prog->nmodules > 1 ? prog->modules[1]->name : "?");
+        vm_program_free(prog);
+        return 1;
+    }
+
+    vm_options opt = {
+        .heap_max = args.heap_max,
+        .stack_size = args.stack_size,
+        .argc = args.prog_argc,
+        .argv = args.prog_argv,
+    };
+    vm_t *vm = vm_new(prog, &opt, err, sizeof err);
+    if (!vm) {
+        fprintf(stderr, "Error occurred during initialization of VM\n%s\n", err);
+        vm_program_free(prog);
+        return 1;
+    }
+    vm_value result = {0};
+    int status = vm_call(vm, main_m, NULL, &result);
+    int code;
+    fflush(stdout);
+    switch (status) {
+    case VM_OK: code = main_m->ret.kind == VM_T_VOID ? 0 : (int)result.i; break;
+    case VM_EXIT: code = vm->exit_status; break;
+    default:
+        vm_print_exception(vm, stderr);
+        code = 1;
+        break;
+    }
+    vm_free(vm);
+    vm_program_free(prog);
+    return code;
+}

@@ -1,0 +1,284 @@
+/*
+ * vm/natives.c — the built-in module Sys: native methods (the VM's
+ * System.arraycopy, printing, time, files, program arguments, exit) and the
+ * lookup of built-in module sources (Sys itself and the vm/lib/ library).
+ *
+ * Sys is declared in .mva syntax below, so natives are called, verified and
+ * type-checked exactly like bytecode methods. Each native gets its
+ * arguments in a register window and returns VM_OK, or VM_EXCEPTION /
+ * VM_EXIT after vm_throw or setting the exit status.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vm.h"
+
+static const char sys_source[] =
+    "module Sys\n"
+    "; Printing (standard output unless the name starts with e: standard error)\n"
+    "native method print(s: byte[])\n"
+    "native method println(s: byte[])\n"
+    "native method eprint(s: byte[])\n"
+    "native method eprintln(s: byte[])\n"
+    "native method printLong(v: long)\n"
+    "native method printHex(b: byte[], ofs: int, len: int)\n"
+    "; System.arraycopy\n"
+    "native method arraycopy(src: Object, srcPos: int, dst: Object, dstPos: int, length: int)\n"
+    "; System.nanoTime, System.exit, System.gc\n"
+    "native method nanoTime() -> long\n"
+    "native method exit(status: int)\n"
+    "native method gc()\n"
+    "; program arguments (after the program file on the command line)\n"
+    "native method argc() -> int\n"
+    "native method arg(i: int) -> byte[]\n"
+    "; files: results < 0 are -errno\n"
+    "native method open(path: byte[]) -> int\n"
+    "native method read(fd: int, b: byte[], ofs: int, len: int) -> int\n"
+    "native method close(fd: int) -> int\n"
+    "native method errorString(err: int) -> byte[]\n";
+
+static int null_arg(vm_t *vm) { return vm_throw(vm, VM_EXC_NPE, NULL); }
+
+/* Objects.checkFromIndexSize */
+static int check_range(vm_t *vm, const vm_obj *o, int64_t ofs, int64_t len)
+{
+    if (ofs < 0 || len < 0 || ofs > o->length - len)
+        return vm_throw(vm, VM_EXC_IOOBE, "Range [%lld, %lld + %lld) out of bounds for length %d", (long long)ofs,
+                        (long long)ofs, (long long)len, o->length);
+    return VM_OK;
+}
+
+static int write_bytes(vm_t *vm, FILE *f, const vm_obj *s, int newline)
+{
+    if (!s)
+        return null_arg(vm);
+    fwrite(s->data, 1, (size_t)s->length, f);
+    if (newline)
+        fputc('\n', f);
+    return VM_OK;
+}
+
+static int n_print(vm_t *vm, vm_value *a, vm_value *r) { (void)r; return write_bytes(vm, stdout, a[0].ref, 0); }
+static int n_println(vm_t *vm, vm_value *a, vm_value *r) { (void)r; return write_bytes(vm, stdout, a[0].ref, 1); }
+static int n_eprint(vm_t *vm, vm_value *a, vm_value *r) { (void)r; return write_bytes(vm, stderr, a[0].ref, 0); }
+static int n_eprintln(vm_t *vm, vm_value *a, vm_value *r) { (void)r; return write_bytes(vm, stderr, a[0].ref, 1); }
+
+static int n_printLong(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)vm;
+    (void)r;
+    printf("%lld", (long long)a[0].i);
+    return VM_OK;
+}
+
+static int n_printHex(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)r;
+    const vm_obj *b = a[0].ref;
+    if (!b)
+        return null_arg(vm);
+    if (check_range(vm, b, a[1].i, a[2].i) != VM_OK)
+        return VM_EXCEPTION;
+    static const char hex[] = "0123456789abcdef";
+    for (int64_t i = 0; i < a[2].i; i++) {
+        uint8_t c = (uint8_t)VM_BYTES(b)[a[1].i + i];
+        putchar(hex[c >> 4]);
+        putchar(hex[c & 15]);
+    }
+    return VM_OK;
+}
+
+static const char *array_type_name(const vm_t *vm, const vm_obj *o, char *buf, size_t len)
+{
+    return vm_type_name(vm->prog, (vm_type){o->kind, o->rec}, buf, len);
+}
+
+/* System.arraycopy, with HotSpot's checks in HotSpot's order and its messages. */
+static int n_arraycopy(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)r;
+    const vm_obj *src = a[0].ref;
+    vm_obj *dst = a[2].ref;
+    int64_t sp = a[1].i, dp = a[3].i, len = a[4].i;
+    char b1[64], b2[64];
+    if (!src || !dst)
+        return null_arg(vm);
+    if (src->kind == VM_T_RECORD)
+        return vm_throw(vm, VM_EXC_ARRAY_STORE, "arraycopy: source type %s is not an array",
+                        array_type_name(vm, src, b1, sizeof b1));
+    if (dst->kind == VM_T_RECORD)
+        return vm_throw(vm, VM_EXC_ARRAY_STORE, "arraycopy: destination type %s is not an array",
+                        array_type_name(vm, dst, b1, sizeof b1));
+    if (src->kind != dst->kind)
+        return vm_throw(vm, VM_EXC_ARRAY_STORE, "arraycopy: type mismatch: can not copy %s into %s",
+                        array_type_name(vm, src, b1, sizeof b1), array_type_name(vm, dst, b2, sizeof b2));
+    /* "byte[]" -> "byte" for the index messages ("out of bounds for byte[10]") */
+    array_type_name(vm, src, b1, sizeof b1);
+    b1[strlen(b1) - 2] = '\0';
+    if (sp < 0)
+        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: source index %lld out of bounds for %s[%d]", (long long)sp, b1,
+                        src->length);
+    if (dp < 0)
+        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: destination index %lld out of bounds for %s[%d]", (long long)dp,
+                        b1, dst->length);
+    if (len < 0)
+        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: length %lld is negative", (long long)len);
+    if (len + sp > src->length)
+        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: last source index %lld out of bounds for %s[%d]",
+                        (long long)(len + sp), b1, src->length);
+    if (len + dp > dst->length)
+        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: last destination index %lld out of bounds for %s[%d]",
+                        (long long)(len + dp), b1, dst->length);
+    size_t es = src->kind == VM_T_BYTES ? 1 : src->kind == VM_T_INTS ? 4 : 8;
+    memmove(dst->data + (size_t)dp * es, src->data + (size_t)sp * es, (size_t)len * es);
+    return VM_OK;
+}
+
+static int n_nanoTime(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)vm;
+    (void)a;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    r->i = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return VM_OK;
+}
+
+static int n_exit(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)r;
+    vm->exit_status = (int)a[0].i;
+    vm->exc = VM_EXC_NONE;
+    return VM_EXIT;
+}
+
+static int n_gc(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)a;
+    (void)r;
+    vm_gc(vm);
+    return VM_OK;
+}
+
+static int n_argc(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)a;
+    r->i = vm->opt.argc;
+    return VM_OK;
+}
+
+static int n_arg(vm_t *vm, vm_value *a, vm_value *r)
+{
+    int64_t i = a[0].i;
+    if (i < 0 || i >= vm->opt.argc)
+        return vm_throw(vm, VM_EXC_AIOOBE, "Index %lld out of bounds for length %d", (long long)i, vm->opt.argc);
+    size_t n = strlen(vm->opt.argv[i]);
+    vm_obj *o = vm_new_array(vm, VM_T_BYTES, (int64_t)n);
+    if (!o)
+        return VM_EXCEPTION;
+    memcpy(o->data, vm->opt.argv[i], n);
+    r->ref = o;
+    return VM_OK;
+}
+
+static int n_open(vm_t *vm, vm_value *a, vm_value *r)
+{
+    const vm_obj *p = a[0].ref;
+    if (!p)
+        return null_arg(vm);
+    char *path = malloc((size_t)p->length + 1);
+    if (!path)
+        return vm_throw(vm, VM_EXC_OOM, "Java heap space");
+    memcpy(path, p->data, (size_t)p->length);
+    path[p->length] = '\0';
+    if (strlen(path) != (size_t)p->length) {
+        free(path);
+        r->i = -EINVAL; /* a NUL inside the name */
+        return VM_OK;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    r->i = fd >= 0 ? fd : -errno;
+    free(path);
+    return VM_OK;
+}
+
+static int n_read(vm_t *vm, vm_value *a, vm_value *r)
+{
+    vm_obj *b = a[1].ref;
+    if (!b)
+        return null_arg(vm);
+    if (check_range(vm, b, a[2].i, a[3].i) != VM_OK)
+        return VM_EXCEPTION;
+    if (a[0].i < 0 || a[0].i > 0x7fffffff) {
+        r->i = -EBADF;
+        return VM_OK;
+    }
+    ssize_t n;
+    do
+        n = read((int)a[0].i, b->data + a[2].i, (size_t)a[3].i);
+    while (n < 0 && errno == EINTR);
+    r->i = n >= 0 ? n : -errno;
+    return VM_OK;
+}
+
+static int n_close(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)vm;
+    if (a[0].i < 0 || a[0].i > 0x7fffffff) {
+        r->i = -EBADF;
+        return VM_OK;
+    }
+    r->i = close((int)a[0].i) == 0 ? 0 : -errno;
+    return VM_OK;
+}
+
+static int n_errorString(vm_t *vm, vm_value *a, vm_value *r)
+{
+    int64_t e = a[0].i < 0 ? -a[0].i : a[0].i;
+    const char *s = e <= 4095 ? strerror((int)e) : "Unknown error";
+    size_t n = strlen(s);
+    vm_obj *o = vm_new_array(vm, VM_T_BYTES, (int64_t)n);
+    if (!o)
+        return VM_EXCEPTION;
+    memcpy(o->data, s, n);
+    r->ref = o;
+    return VM_OK;
+}
+
+static const struct {
+    const char *name;
+    vm_native_fn fn;
+} sys_natives[] = {
+    {"print", n_print},         {"println", n_println},     {"eprint", n_eprint}, {"eprintln", n_eprintln},
+    {"printLong", n_printLong}, {"printHex", n_printHex},   {"arraycopy", n_arraycopy},
+    {"nanoTime", n_nanoTime},   {"exit", n_exit},           {"gc", n_gc},         {"argc", n_argc},
+    {"arg", n_arg},             {"open", n_open},           {"read", n_read},     {"close", n_close},
+    {"errorString", n_errorString},
+};
+
+vm_native_fn vm_native_lookup(const char *module, const char *name)
+{
+    if (strcmp(module, "Sys") != 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof sys_natives / sizeof sys_natives[0]; i++)
+        if (strcmp(sys_natives[i].name, name) == 0)
+            return sys_natives[i].fn;
+    return NULL;
+}
+
+/* vm/lib/ modules, embedded at build time (vm/lib/embed.py). */
+const char *vm_lib_source(const char *module, size_t *len);
+
+const char *vm_builtin_source(const char *module, size_t *len)
+{
+    if (strcmp(module, "Sys") == 0) {
+        *len = sizeof sys_source - 1;
+        return sys_source;
+    }
+    return vm_lib_source(module, len);
+}

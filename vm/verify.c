@@ -1,0 +1,269 @@
+/*
+ * vm/verify.c — the bytecode verifier.
+ *
+ * Registers are statically typed per method, so verification is one linear
+ * pass with no data-flow analysis: each operand field is checked against
+ * its kind from the opcode list (register range and type class, immediate
+ * range, pool index), plus the per-opcode rules that relate operands (move
+ * types, field types, call signatures, return type). Control flow is
+ * checked for targets inside the method, conditionals followed by a JMP,
+ * and no path falling off the end. The interpreter relies on all of it:
+ * it does no checks of its own beyond Java's runtime ones (bounds, null,
+ * division by zero, stack depth).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vm.h"
+
+typedef struct vctx {
+    const vm_program *p;
+    const vm_method *m;
+    char *err;
+    size_t errlen;
+    uint32_t pc;
+} vctx;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int verr(vctx *v, const char *fmt, ...)
+{
+    const vm_method *m = v->m;
+    uint32_t line = m->lines && v->pc < m->ncode ? m->lines[v->pc] : m->line;
+    int n = snprintf(v->err, v->errlen, "%s:%u: %s: ", m->module->path, line, m->qname);
+    if (n < 0 || (size_t)n >= v->errlen)
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->err + n, v->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *tname(const vctx *v, vm_type t, char *buf) { return vm_type_name(v->p, t, buf, 64); }
+
+/* Can a value of type src be stored where dst is expected? */
+static int assignable(vm_type dst, vm_type src)
+{
+    if (vm_type_is_int(dst))
+        return vm_type_is_int(src);
+    if (dst.kind == VM_T_OBJECT)
+        return vm_type_is_ref(src);
+    return dst.kind == src.kind && (dst.kind != VM_T_RECORD || dst.rec == src.rec);
+}
+
+static const char *const kind_text[] = {
+    [K_RI] = "int or long", [K_RREF] = "a reference", [K_RARR] = "an array", [K_RBA] = "byte[]",
+    [K_RIA] = "int[]",      [K_RLA] = "long[]",       [K_RREC] = "a record", [K_RANY] = "any type",
+};
+
+static const char *const field_name[] = {"A", "B", "C", "D"};
+
+static int check_reg(vctx *v, const char *mn, int f, uint32_t r, int kind)
+{
+    char b[64];
+    const vm_method *m = v->m;
+    if (r >= m->nregs)
+        return verr(v, "%s: register r%u out of range (method has %u registers)", mn, r, m->nregs);
+    vm_type t = m->regtypes[r];
+    int ok;
+    switch (kind) {
+    case K_RI: ok = vm_type_is_int(t); break;
+    case K_RREF: ok = vm_type_is_ref(t); break;
+    case K_RARR: ok = vm_type_is_array(t); break;
+    case K_RBA: ok = t.kind == VM_T_BYTES; break;
+    case K_RIA: ok = t.kind == VM_T_INTS; break;
+    case K_RLA: ok = t.kind == VM_T_LONGS; break;
+    case K_RREC: ok = t.kind == VM_T_RECORD; break;
+    default: ok = 1;
+    }
+    if (!ok)
+        return verr(v, "%s: operand %s is %s of type %s, expected %s", mn, field_name[f],
+                    m->regnames ? m->regnames[r] : "?", tname(v, t, b), kind_text[kind]);
+    return 0;
+}
+
+static const char *rname(const vctx *v, uint32_t r) { return v->m->regnames ? v->m->regnames[r] : "?"; }
+
+static int check_call(vctx *v, int op, uint32_t a, uint32_t mi)
+{
+    char b1[64], b2[64];
+    const vm_method *callee = v->p->methods[mi];
+    const vm_method *m = v->m;
+    int is_void = callee->ret.kind == VM_T_VOID;
+    if (op == OP_CALL && is_void)
+        return verr(v, "call: %s returns void (use the void form)", callee->qname);
+    if (op == OP_CALLV && !is_void)
+        return verr(v, "call: %s returns %s (use the form with a result)", callee->qname,
+                    tname(v, callee->ret, b1));
+    uint32_t first = op == OP_CALL ? a + 1 : a;   /* first argument register */
+    uint32_t end = first + callee->nparams;       /* one past the last */
+    if (op == OP_CALLV && callee->nparams == 0)
+        return a == 0 ? 0 : verr(v, "call %s: operand A must be 0 (no arguments, no result)", callee->qname);
+    if (end > m->nregs || a >= m->nregs)
+        return verr(v, "call %s: registers r%u..r%u out of range (method has %u registers)", callee->qname, a,
+                    end - 1, m->nregs);
+    for (uint32_t i = 0; i < callee->nparams; i++) {
+        vm_type want = callee->regtypes[i], have = m->regtypes[first + i];
+        if (!assignable(want, have))
+            return verr(v, "call %s: argument %u (%s) is %s, expected %s", callee->qname, i + 1,
+                        rname(v, first + i), tname(v, have, b1), tname(v, want, b2));
+    }
+    if (!is_void && !assignable(m->regtypes[a], callee->ret))
+        return verr(v, "call %s: result %s does not fit %s of type %s", callee->qname, tname(v, callee->ret, b1),
+                    rname(v, a), tname(v, m->regtypes[a], b2));
+    return 0;
+}
+
+static int check_special(vctx *v, int op, const uint32_t f[4])
+{
+    char b1[64], b2[64];
+    const vm_program *p = v->p;
+    const vm_method *m = v->m;
+    const vm_type *rt = m->regtypes;
+    switch (op) {
+    case OP_MOV:
+        if (!assignable(rt[f[0]], rt[f[1]]) || vm_type_is_int(rt[f[0]]) != vm_type_is_int(rt[f[1]]))
+            return verr(v, "mov: cannot move %s (%s) to %s (%s)", rname(v, f[1]), tname(v, rt[f[1]], b1),
+                        rname(v, f[0]), tname(v, rt[f[0]], b2));
+        break;
+    case OP_GETSTATIC:
+    case OP_PUTSTATIC: {
+        const vm_static *s = &p->statics[f[1]];
+        int ok = op == OP_GETSTATIC ? assignable(rt[f[0]], s->type) : assignable(s->type, rt[f[0]]);
+        if (!ok)
+            return verr(v, "%s: static %s is %s, register %s is %s", op == OP_GETSTATIC ? "getstatic" : "putstatic",
+                        s->qname, tname(v, s->type, b1), rname(v, f[0]), tname(v, rt[f[0]], b2));
+        break;
+    }
+    case OP_NEW:
+        if (rt[f[0]].rec != f[1])
+            return verr(v, "new: register %s is %s, not %s", rname(v, f[0]), tname(v, rt[f[0]], b1),
+                        p->records[f[1]].qname);
+        break;
+    case OP_GETF:
+    case OP_PUTF: {
+        uint32_t obj = op == OP_GETF ? f[1] : f[0];
+        uint32_t fi = op == OP_GETF ? f[2] : f[1];
+        uint32_t val = op == OP_GETF ? f[0] : f[2];
+        const vm_record *r = &p->records[rt[obj].rec];
+        if (fi >= r->nfields)
+            return verr(v, "%s: record %s has no field %u", op == OP_GETF ? "getfield" : "putfield", r->qname, fi);
+        vm_type ft = r->fields[fi].type;
+        int ok = op == OP_GETF ? assignable(rt[val], ft) : assignable(ft, rt[val]);
+        if (!ok)
+            return verr(v, "%s: field %s.%s is %s, register %s is %s", op == OP_GETF ? "getfield" : "putfield",
+                        r->qname, r->fields[fi].name, tname(v, ft, b1), rname(v, val), tname(v, rt[val], b2));
+        break;
+    }
+    case OP_CALL:
+    case OP_CALLV: return check_call(v, op, f[0], f[1]);
+    case OP_RET:
+        if (m->ret.kind == VM_T_VOID)
+            return verr(v, "ret: %s returns void, so 'ret' takes no operand", m->qname);
+        if (!assignable(m->ret, rt[f[0]]))
+            return verr(v, "ret: %s returns %s, register %s is %s", m->qname, tname(v, m->ret, b1), rname(v, f[0]),
+                        tname(v, rt[f[0]], b2));
+        break;
+    case OP_RETV:
+        if (m->ret.kind != VM_T_VOID)
+            return verr(v, "ret: %s returns %s: 'ret' needs a register", m->qname, tname(v, m->ret, b1));
+        break;
+    }
+    return 0;
+}
+
+int vm_verify_method(const vm_program *p, const vm_method *m, char *err, size_t errlen)
+{
+    vctx v = {p, m, err, errlen, 0};
+    if (m->flags & VM_METHOD_NATIVE)
+        return 0;
+    if (m->nregs > VM_MAX_REGS || m->nparams > m->nregs)
+        return verr(&v, "bad register count %u", m->nregs);
+    if (m->ncode == 0)
+        return verr(&v, "method has no instructions (control falls off the end)");
+    for (v.pc = 0; v.pc < m->ncode; v.pc++) {
+        uint32_t i = m->code[v.pc];
+        uint32_t op = GET_OP(i);
+        if (op >= VM_NOPCODES)
+            return verr(&v, "unknown opcode 0x%02x", op);
+        const vm_opinfo *oi = &vm_opinfo_table[op];
+        const char *mn = oi->mnemonic;
+        uint32_t f[4] = {0};
+        int nf = 0;
+        switch (oi->format) {
+        case iABC: f[0] = GET_A(i); f[1] = GET_B(i); f[2] = GET_C(i); nf = 3; break;
+        case iABx:
+        case iAsBx: f[0] = GET_A(i); f[1] = GET_Bx(i); nf = 2; break;
+        case isJ: f[0] = (uint32_t)GET_sJ(i); nf = 1; break;
+        case iABCD: f[0] = GET_A4(i); f[1] = GET_B4(i); f[2] = GET_C4(i); f[3] = GET_D4(i); nf = 4; break;
+        }
+        for (int k = 0; k < nf; k++) {
+            int kind = oi->kind[k];
+            uint32_t x = f[k];
+            switch (kind) {
+            case K__:
+                if (x != 0)
+                    return verr(&v, "%s: unused operand field %s is not zero", mn, field_name[k]);
+                break;
+            case K_RI: case K_RREF: case K_RARR: case K_RBA: case K_RIA: case K_RLA: case K_RREC: case K_RANY:
+                if (check_reg(&v, mn, k, x, kind))
+                    return -1;
+                break;
+            case K_U6:
+                if (x > 63)
+                    return verr(&v, "%s: immediate %u out of range 0..63", mn, x);
+                break;
+            case K_U5:
+                if (x > 31)
+                    return verr(&v, "%s: immediate %u out of range 0..31", mn, x);
+                break;
+            case K_S8: case K_U8: case K_S16: break; /* every bit pattern is a value */
+            case K_K:
+                if (x >= p->nk)
+                    return verr(&v, "%s: bad constant index %u (the constant table has %u entries)", mn, x, p->nk);
+                break;
+            case K_STR:
+                if (x >= p->nstrings)
+                    return verr(&v, "%s: bad string index %u (the string table has %u entries)", mn, x, p->nstrings);
+                break;
+            case K_METH:
+                if (x >= p->nmethods)
+                    return verr(&v, "%s: bad method index %u (the program has %u methods)", mn, x, p->nmethods);
+                break;
+            case K_STATIC:
+                if (x >= p->nstatics)
+                    return verr(&v, "%s: bad static index %u (the program has %u statics)", mn, x, p->nstatics);
+                break;
+            case K_TYPE:
+                if (x >= p->nrecords)
+                    return verr(&v, "%s: bad record index %u (the program has %u records)", mn, x, p->nrecords);
+                break;
+            case K_FIELD: /* checked with its record in check_special */
+            case K_RWIN: break; /* checked with the signature in check_call */
+            case K_J: {
+                int64_t target = (int64_t)v.pc + 1 + (int32_t)x;
+                if (target < 0 || target >= m->ncode)
+                    return verr(&v, "%s: branch into nowhere (target %" PRId64 ", method has %u instructions)", mn,
+                                target, m->ncode);
+                break;
+            }
+            }
+        }
+        if (check_special(&v, (int)op, f))
+            return -1;
+        if (oi->flags & VM_OPF_COND) {
+            if (v.pc + 1 >= m->ncode || GET_OP(m->code[v.pc + 1]) != OP_JMP)
+                return verr(&v, "%s: conditional instruction not followed by jmp", mn);
+        }
+    }
+    v.pc = m->ncode - 1;
+    uint32_t last = GET_OP(m->code[v.pc]);
+    if (!(vm_opinfo_table[last].flags & VM_OPF_NOFALL))
+        return verr(&v, "control falls off the end of the method (last instruction is '%s')",
+                    vm_opinfo_table[last].mnemonic);
+    return 0;
+}

@@ -1,0 +1,264 @@
+/*
+ * vm/vm.h — minivm's core data: types, values, heap objects, the loaded
+ * program (modules, methods, records, statics, constant pools) and the VM
+ * instance that runs it.
+ *
+ * A program is loaded and verified once (vm/loader.c, vm/verify.c), then
+ * linked into a VM instance (vm/vm.c), which owns the heap (vm/heap.c),
+ * the register stack and the frames (vm/interp.c). There is no global
+ * mutable state: everything hangs off a vm_program or a vm_t.
+ */
+#ifndef MINIVM_VM_H
+#define MINIVM_VM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "opcodes.h"
+
+/* ---- limits --------------------------------------------------------------- */
+#define VM_MAX_REGS     256        /* registers per method (8-bit register fields) */
+#define VM_MAX_REGS4    64         /* registers reachable from iABCD forms */
+#define VM_MAX_POOL     65536      /* entries in each program-wide pool (16-bit Bx) */
+#define VM_MAX_ARRAY    0x7ffffffd /* Java's largest array (Integer.MAX_VALUE - 2) */
+
+/* ---- types ---------------------------------------------------------------- */
+typedef enum vm_tkind {
+    VM_T_VOID,   /* only as a return type */
+    VM_T_INT,    /* 64-bit register holding a Java int (documentation only) */
+    VM_T_LONG,   /* 64-bit integer */
+    VM_T_BYTES,  /* byte[] */
+    VM_T_INTS,   /* int[] */
+    VM_T_LONGS,  /* long[] */
+    VM_T_RECORD, /* a record; vm_type.rec says which */
+    VM_T_OBJECT  /* any reference: native parameters only (System.arraycopy's Object) */
+} vm_tkind;
+
+typedef struct vm_type {
+    uint16_t kind; /* vm_tkind */
+    uint16_t rec;  /* record index when kind == VM_T_RECORD */
+} vm_type;
+
+static inline int vm_type_is_int(vm_type t) { return t.kind == VM_T_INT || t.kind == VM_T_LONG; }
+static inline int vm_type_is_ref(vm_type t) { return t.kind >= VM_T_BYTES; }
+static inline int vm_type_is_array(vm_type t) { return t.kind >= VM_T_BYTES && t.kind <= VM_T_LONGS; }
+
+/* ---- values and heap objects --------------------------------------------- */
+typedef struct vm_obj vm_obj;
+
+/* A register, a record field or a static: an integer or a reference. */
+typedef union vm_value {
+    int64_t i;
+    vm_obj *ref;
+} vm_value;
+
+struct vm_obj {
+    vm_obj *next;    /* every object is on the heap's list (for sweeping) */
+    uint8_t kind;    /* VM_T_BYTES, VM_T_INTS, VM_T_LONGS or VM_T_RECORD */
+    uint8_t marked;
+    uint16_t rec;    /* record index for records */
+    int32_t length;  /* array length, or number of fields */
+    _Alignas(8) unsigned char data[]; /* elements, or vm_value fields */
+};
+
+#define VM_BYTES(o)  ((int8_t *)(o)->data)
+#define VM_INTS(o)   ((int32_t *)(void *)(o)->data)
+#define VM_LONGS(o)  ((int64_t *)(void *)(o)->data)
+#define VM_FIELDS(o) ((vm_value *)(void *)(o)->data)
+
+/* ---- the program ---------------------------------------------------------- */
+typedef struct vm_t vm_t;
+typedef struct vm_module vm_module;
+typedef struct vm_method vm_method;
+
+/* A native returns VM_OK, or VM_EXCEPTION / VM_EXIT after vm_throw/exit. */
+typedef int (*vm_native_fn)(vm_t *vm, vm_value *args, vm_value *result);
+
+enum { VM_OK = 0, VM_EXCEPTION = 1, VM_EXIT = 2 };
+
+#define VM_METHOD_NATIVE    1u /* body is a C function */
+#define VM_METHOD_INTRINSIC 2u /* @IntrinsicCandidate: a stub may replace the body */
+
+struct vm_method {
+    const char *name;       /* simple name, e.g. "implCompress0" */
+    const char *qname;      /* "Module.name" */
+    vm_module *module;
+    uint32_t flags;         /* VM_METHOD_* */
+    uint32_t line;          /* line of the declaration */
+    uint16_t nparams;       /* parameters are registers 0..nparams-1 */
+    uint16_t nregs;         /* registers, parameters included */
+    vm_type ret;
+    vm_type *regtypes;      /* nregs entries */
+    const char **regnames;  /* nregs entries, for messages and disassembly */
+    uint32_t *code;         /* ncode instruction words */
+    uint32_t ncode;
+    uint32_t *lines;        /* source line of each instruction */
+    vm_native_fn native;    /* when VM_METHOD_NATIVE */
+};
+
+typedef struct vm_field {
+    const char *name;
+    vm_type type;
+} vm_field;
+
+typedef struct vm_record {
+    const char *name;       /* simple name */
+    const char *qname;      /* "Module.Name" */
+    vm_module *module;
+    uint32_t line;
+    uint16_t nfields;
+    vm_field *fields;
+} vm_record;
+
+typedef struct vm_static {
+    const char *name;
+    const char *qname;
+    vm_module *module;
+    uint32_t line;
+    vm_type type;
+    /* initial value: an integer, or an array literal / string for references */
+    int64_t init_int;
+    int64_t *init_elems;    /* array literal elements (byte[]/int[]/long[]) */
+    uint32_t init_count;
+    int has_array_init;
+} vm_static;
+
+typedef struct vm_string {
+    const uint8_t *bytes;
+    uint32_t len;
+} vm_string;
+
+struct vm_module {
+    const char *name;
+    const char *path;       /* as given, for messages */
+    const char *file;       /* base name, for stack traces */
+};
+
+typedef struct vm_arena vm_arena;
+
+typedef struct vm_program {
+    vm_arena *arena;        /* owns everything below */
+    vm_module **modules;
+    uint32_t nmodules;
+    vm_method **methods;    /* CALL Bx indexes this */
+    uint32_t nmethods;
+    vm_record *records;     /* NEW Bx and vm_type.rec index this */
+    uint32_t nrecords;
+    vm_static *statics;     /* GETSTATIC/PUTSTATIC Bx index this */
+    uint32_t nstatics;
+    int64_t *k;             /* LDK Bx */
+    uint32_t nk;
+    vm_string *strings;     /* LDSTR Bx */
+    uint32_t nstrings;
+    vm_method *main;        /* the first module's main, if any */
+} vm_program;
+
+/* ---- loading and verifying (vm/loader.c, vm/verify.c) -------------------- */
+
+/*
+ * Load a program from a file (and the modules it imports), assemble,
+ * verify and resolve it. On error returns NULL and writes one
+ * "file:line: message" line (no newline) into err.
+ */
+vm_program *vm_load_file(const char *path, char *err, size_t errlen);
+
+/* The same from text in memory; imports resolve to built-in modules only. */
+vm_program *vm_load_text(const char *name, const char *text, size_t len, char *err, size_t errlen);
+
+void vm_program_free(vm_program *p);
+
+/* Find "Module.name" (or "name" in the first module). */
+vm_method *vm_find_method(const vm_program *p, const char *qname);
+
+/* Verify one method; returns 0, or -1 with "file:line: message" in err. */
+int vm_verify_method(const vm_program *p, const vm_method *m, char *err, size_t errlen);
+
+/* Format a type as in the source ("long", "byte[]", "SHA3"). */
+const char *vm_type_name(const vm_program *p, vm_type t, char *buf, size_t len);
+
+/* The embedded module sources: Sys (natives) and vm/lib/ (bytecode library). */
+const char *vm_builtin_source(const char *module, size_t *len);
+vm_native_fn vm_native_lookup(const char *module, const char *name);
+
+/* ---- the VM instance ------------------------------------------------------ */
+typedef struct vm_options {
+    size_t heap_max;        /* bytes (-Xmx) */
+    size_t stack_size;      /* bytes of register stack (-Xss) */
+    int argc;               /* program arguments */
+    char **argv;
+} vm_options;
+
+#define VM_DEFAULT_HEAP_MAX   ((size_t)1 << 30)
+#define VM_DEFAULT_STACK_SIZE ((size_t)1 << 20)
+
+typedef enum vm_exc {
+    VM_EXC_NONE,
+    VM_EXC_AIOOBE,           /* java.lang.ArrayIndexOutOfBoundsException */
+    VM_EXC_NEGATIVE_SIZE,    /* java.lang.NegativeArraySizeException */
+    VM_EXC_NPE,              /* java.lang.NullPointerException */
+    VM_EXC_ARITHMETIC,       /* java.lang.ArithmeticException */
+    VM_EXC_ARRAY_STORE,      /* java.lang.ArrayStoreException */
+    VM_EXC_STACK_OVERFLOW,   /* java.lang.StackOverflowError */
+    VM_EXC_OOM,              /* java.lang.OutOfMemoryError */
+    VM_EXC_IOOBE,            /* java.lang.IndexOutOfBoundsException */
+    VM_EXC_ILLEGAL_ARGUMENT  /* java.lang.IllegalArgumentException */
+} vm_exc;
+
+typedef struct vm_frame {
+    const vm_method *m;
+    const uint32_t *pc;     /* saved pc (next instruction) while not on top */
+    uint32_t base;          /* index of R[0] in the register stack */
+    uint8_t ret_reg;        /* caller register receiving the result */
+} vm_frame;
+
+typedef struct vm_heap {
+    vm_obj *objects;        /* all objects, newest first */
+    size_t used;            /* bytes in objects (headers included) */
+    size_t max;             /* the limit (-Xmx) */
+    size_t next_gc;         /* collect when used would exceed this */
+    vm_obj **mark_stack;
+    size_t mark_top, mark_cap;
+    uint64_t collections;
+} vm_heap;
+
+struct vm_t {
+    const vm_program *prog;
+    vm_options opt;
+    vm_heap heap;
+    vm_value *statics;      /* prog->nstatics values */
+    vm_obj **strings;       /* prog->nstrings byte[] constants */
+    vm_value *stack;        /* the register stack */
+    uint32_t stack_cap;     /* in values */
+    vm_frame *frames;
+    uint32_t nframes, frame_cap;
+    /* the pending exception (or exit) */
+    vm_exc exc;
+    char exc_msg[256];
+    char *exc_trace;        /* "\tat Module.method(file:line)\n" lines */
+    int exit_status;
+};
+
+/* vm/vm.c */
+vm_t *vm_new(const vm_program *p, const vm_options *opt, char *err, size_t errlen);
+void vm_free(vm_t *vm);
+const char *vm_exc_class(vm_exc e);
+/* Record an exception; returns VM_EXCEPTION. msg may be NULL (no message). */
+int vm_throw(vm_t *vm, vm_exc e, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Print "Exception in thread "main" ..." and the trace to f. */
+void vm_print_exception(const vm_t *vm, FILE *f);
+
+/* vm/interp.c: call m with args (m->nparams values); VM_OK, VM_EXCEPTION or VM_EXIT. */
+int vm_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result);
+
+/* vm/heap.c */
+vm_obj *vm_new_array(vm_t *vm, vm_tkind kind, int64_t length); /* NULL: exception pending */
+vm_obj *vm_new_record(vm_t *vm, uint16_t rec);
+void vm_gc(vm_t *vm);
+void vm_heap_free_all(vm_t *vm);
+
+#endif /* MINIVM_VM_H */
