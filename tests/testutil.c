@@ -1,0 +1,195 @@
+/*
+ * tests/testutil.c — see testutil.h.
+ */
+#include "testutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+vm_program *tu_load(const char *src)
+{
+    char err[1024];
+    vm_program *p = vm_load_text("<test>", src, strlen(src), err, sizeof err);
+    if (!p)
+        fail_msg("program did not load: %s\n--- program ---\n%s", err, src);
+    return p;
+}
+
+const char *tu_load_error(const char *src)
+{
+    static char err[1024];
+    vm_program *p = vm_load_text("<test>", src, strlen(src), err, sizeof err);
+    if (p) {
+        vm_program_free(p);
+        return NULL;
+    }
+    return err;
+}
+
+vm_t *tu_vm(const vm_program *p, size_t heap_max)
+{
+    char err[256];
+    vm_options opt = {.heap_max = heap_max};
+    vm_t *vm = vm_new(p, &opt, err, sizeof err);
+    if (!vm)
+        fail_msg("vm_new: %s", err);
+    return vm;
+}
+
+const char *tu_source_path(const char *rel)
+{
+    static char buf[4][4096];
+    static int slot;
+    const char *root = getenv("MINIVM_SOURCE_ROOT");
+    char *b = buf[slot++ & 3];
+    snprintf(b, sizeof buf[0], "%s/%s", root ? root : ".", rel);
+    return b;
+}
+
+const char *tu_temp_file(const char *name, const char *text, size_t len)
+{
+    static char buf[4][4096];
+    static int slot;
+    char *b = buf[slot++ & 3];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(b, sizeof buf[0], "%s/minivm-test-%ld-%s", tmp ? tmp : "/tmp", (long)getpid(), name);
+    FILE *f = fopen(b, "wb");
+    if (!f)
+        fail_msg("cannot create %s: %s", b, strerror(errno));
+    fwrite(text, 1, len, f);
+    fclose(f);
+    return b;
+}
+
+static void append(char **buf, size_t *len, size_t *cap, const char *data, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        while (*len + n + 1 > *cap)
+            *cap = *cap ? *cap * 2 : 4096;
+        *buf = realloc(*buf, *cap);
+        if (!*buf)
+            abort();
+    }
+    memcpy(*buf + *len, data, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+}
+
+tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s)
+{
+    tu_result r = {0};
+    const char *exe = getenv("MINIVM");
+    if (!exe)
+        fail_msg("MINIVM is not set (run through meson test)");
+    int in[2], out[2], err[2];
+    if (pipe(in) || pipe(out) || pipe(err))
+        fail_msg("pipe: %s", strerror(errno));
+    size_t argc = 0;
+    while (argv[argc])
+        argc++;
+    char **args = calloc(argc + 2, sizeof *args);
+    args[0] = (char *)exe;
+    for (size_t i = 0; i < argc; i++)
+        args[i + 1] = (char *)argv[i];
+    pid_t pid = fork();
+    if (pid < 0)
+        fail_msg("fork: %s", strerror(errno));
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        dup2(err[1], 2);
+        close(in[0]); close(in[1]); close(out[0]); close(out[1]); close(err[0]); close(err[1]);
+        execv(exe, args);
+        _exit(127);
+    }
+    free(args);
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    /* feed stdin and drain stdout/stderr together, so no pipe fills up */
+    size_t in_len = stdin_data ? strlen(stdin_data) : 0, in_off = 0;
+    int in_fd = in[1];
+    if (!in_len) {
+        close(in_fd);
+        in_fd = -1;
+    } else {
+        fcntl(in_fd, F_SETFL, O_NONBLOCK);
+    }
+    size_t olen = 0, ocap = 0, elen = 0, ecap = 0;
+    append(&r.out, &olen, &ocap, "", 0);
+    append(&r.err, &elen, &ecap, "", 0);
+    int open_fds = 2;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    int killed = 0;
+    signal(SIGPIPE, SIG_IGN);
+    while (open_fds > 0 || in_fd >= 0) {
+        struct pollfd pf[3] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {in_fd, POLLOUT, 0}};
+        int n = poll(pf, in_fd >= 0 ? 3 : 2, 100);
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (!killed && now.tv_sec - start.tv_sec >= timeout_s) {
+            kill(pid, SIGKILL);
+            killed = 1;
+        }
+        if (n <= 0)
+            continue;
+        char buf[65536];
+        for (int k = 0; k < 2; k++) {
+            if (pf[k].fd < 0 || !(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t got = read(pf[k].fd, buf, sizeof buf);
+            if (got > 0) {
+                if (k == 0)
+                    append(&r.out, &olen, &ocap, buf, (size_t)got);
+                else
+                    append(&r.err, &elen, &ecap, buf, (size_t)got);
+            } else {
+                close(pf[k].fd);
+                if (k == 0)
+                    out[0] = -1;
+                else
+                    err[0] = -1;
+                open_fds--;
+            }
+        }
+        if (in_fd >= 0 && (pf[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+            ssize_t put = write(in_fd, stdin_data + in_off, in_len - in_off);
+            if (put > 0)
+                in_off += (size_t)put;
+            if (put < 0 || in_off == in_len) {
+                close(in_fd);
+                in_fd = -1;
+            }
+        }
+    }
+    int status;
+    struct rusage ru;
+    while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+        ;
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.maxrss_kib = ru.ru_maxrss;
+    return r;
+}
+
+void tu_result_free(tu_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}

@@ -1,0 +1,45 @@
+/*
+ * tests/testutil.h — helpers shared by the cmocka tests: load programs from
+ * text, call methods, and run the minivm launcher as a child process.
+ */
+#ifndef MINIVM_TESTUTIL_H
+#define MINIVM_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "vm.h"
+
+/* Load a program from text; fails the test (with the loader's message) on error. */
+vm_program *tu_load(const char *src);
+
+/* Load a program expected to be rejected; returns the message ("<test>:line: ...")
+   in a static buffer, or NULL when it loaded. */
+const char *tu_load_error(const char *src);
+
+/* A VM over p with default options (heap_max 0 = default). */
+vm_t *tu_vm(const vm_program *p, size_t heap_max);
+
+typedef struct tu_result {
+    int status;      /* exit status, or 128+signal when killed */
+    char *out;       /* captured stdout (NUL-terminated, malloc'ed) */
+    char *err;       /* captured stderr */
+    long maxrss_kib; /* the child's peak RSS */
+} tu_result;
+
+/*
+ * Run build/minivm (path from the MINIVM environment variable) with argv
+ * (NULL-terminated, without argv[0]), feeding stdin_data (may be NULL).
+ * A child running longer than timeout_s seconds is killed (status 128+9).
+ */
+tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s);
+void tu_result_free(tu_result *r);
+
+/* Path of a file in the source tree (from MINIVM_SOURCE_ROOT), static buffer. */
+const char *tu_source_path(const char *rel);
+
+/* Write text to a fresh temporary file; returns its path (static buffer per call slot). */
+const char *tu_temp_file(const char *name, const char *text, size_t len);
+
+#endif
