@@ -40,7 +40,8 @@ static void usage(FILE *f)
           "    -Xmx<size>    set maximum heap size (e.g. -Xmx64m; suffixes k, m, g, t)\n"
           "    -Xss<size>    set the interpreter stack size (register stack; default 1m)\n"
           "    -Xint         interpreted mode only (no intrinsic stubs)\n"
-          "    -? -help      print this help message to the output stream\n"
+          "    -? -h -help   print this help message to the error stream\n"
+          "    --help        print this help message to the output stream\n"
           "\n"
           "See docs/cli.md for the full reference.\n",
           f);
@@ -84,10 +85,11 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, FILE *out, FILE *err)
         if (strcmp(s, "-version") == 0 || strcmp(s, "--version") == 0) {
             print_version = strcmp(s, "-version") == 0 ? err : out;
         } else if (strcmp(s, "-showversion") == 0 || strcmp(s, "--show-version") == 0) {
-            a->show_version = 1;
+            a->show_version = strcmp(s, "-showversion") == 0 ? 1 : 2; /* --show-version: to out */
         } else if (strcmp(s, "-help") == 0 || strcmp(s, "-?") == 0 || strcmp(s, "-h") == 0 ||
                    strcmp(s, "--help") == 0) {
-            usage(out);
+            /* as the java launcher: --help to the output stream, the others to the error stream */
+            usage(strcmp(s, "--help") == 0 ? out : err);
             return ARG_EXIT_OK;
         } else if (strcmp(s, "-Xint") == 0) {
             a->xint = 1;
@@ -107,7 +109,7 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, FILE *out, FILE *err)
                 fatal_tail(err);
                 return ARG_EXIT_ERROR;
             }
-            if (a->stack_size < 4096) {
+            if (a->stack_size != 0 && a->stack_size < 4096) { /* -Xss0: the default, as in HotSpot */
                 fprintf(err, "The Java thread stack size specified is too small. Specify at least 4k\n");
                 fatal_tail(err);
                 return ARG_EXIT_ERROR;
@@ -135,7 +137,7 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, FILE *out, FILE *err)
         return ARG_EXIT_ERROR;
     }
     if (a->show_version)
-        args_print_version(err);
+        args_print_version(a->show_version == 2 ? out : err);
     a->program = argv[i];
     a->prog_argc = argc - i - 1;
     a->prog_argv = argv + i + 1;

@@ -1,6 +1,7 @@
 /*
  * tests/testutil.c — see testutil.h.
  */
+#define _DEFAULT_SOURCE /* wait4 */
 #include "testutil.h"
 
 #include <errno.h>

@@ -335,7 +335,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
                 vm_obj *o = RB.ref;
                 int64_t x = RC.i;
                 if (!o)
-                    NPE(GET_B(i), "load from byte array");
+                    NPE(GET_B(i), "load from byte/boolean array");
                 CHECK_INDEX(o, x);
                 RA.i = VM_BYTES(o)[x];
                 vmbreak;
@@ -362,7 +362,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
                 vm_obj *o = RA.ref;
                 int64_t x = RB.i;
                 if (!o)
-                    NPE(GET_A(i), "store to byte array");
+                    NPE(GET_A(i), "store to byte/boolean array");
                 CHECK_INDEX(o, x);
                 VM_BYTES(o)[x] = (int8_t)(uint8_t)RC.i;
                 vmbreak;
@@ -391,7 +391,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         vm_obj *o = RB.ref;                                      \
         int64_t x = RC.i;                                        \
         if (!o)                                                  \
-            NPE(GET_B(i), "load from byte array");               \
+            NPE(GET_B(i), "load from byte/boolean array");               \
         CHECK_VIEW(o, x, size);                                  \
         RA.i = conv(fn(VM_BYTES(o) + x, size));                  \
         vmbreak;                                                 \
@@ -402,7 +402,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         vm_obj *o = RA.ref;                                      \
         int64_t x = RB.i;                                        \
         if (!o)                                                  \
-            NPE(GET_A(i), "store to byte array");                \
+            NPE(GET_A(i), "store to byte/boolean array");                \
         CHECK_VIEW(o, x, size);                                  \
         fn(VM_BYTES(o) + x, (uint64_t)RC.i, size);               \
         vmbreak;                                                 \

@@ -781,6 +781,24 @@ static void parse_static(loader *L, msrc *src, cursor *c, uint32_t *li)
     }
 }
 
+/*
+ * "rN" names register N directly, so a parameter or register may be named
+ * rN only when it is register N: anything else would make rN ambiguous.
+ */
+static void check_reg_name(loader *L, msrc *src, uint32_t lineno, const tok *t, uint32_t index)
+{
+    uint32_t v = 0;
+    if (t->len < 2 || t->len > 6 || t->s[0] != 'r')
+        return;
+    for (uint32_t i = 1; i < t->len; i++) {
+        if (t->s[i] < '0' || t->s[i] > '9')
+            return;
+        v = v * 10 + (uint32_t)(t->s[i] - '0');
+    }
+    if (v != index)
+        fail(L, src, lineno, "'%s' cannot name register r%u: rN always means register N", tokstr(L, t), index);
+}
+
 static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned attrs, int native)
 {
     const tok *name = cur_ident(c, "a method name");
@@ -815,6 +833,7 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
             if (map_get(&names, pn->s, pn->len, &dummy))
                 fail(L, src, c->ln->no, "duplicate parameter '%s'", tokstr(L, pn));
             map_put(L->a, &names, pn->s, pn->len, 0);
+            check_reg_name(L, src, c->ln->no, pn, m->nparams);
             cur_punct(c, ':');
             if (m->nparams >= VM_MAX_REGS)
                 fail(L, src, c->ln->no, "too many parameters (at most %d)", VM_MAX_REGS);
@@ -850,6 +869,8 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
             fail(L, src, m->line, "method '%s' has no 'end' before line %u", m->name, ln->no);
         if (ln->ntok == 1 && tok_is(&ln->t[0], "end"))
             break;
+        if (ln->ntok >= 2 && tok_is(&ln->t[0], "end") && !tok_punct(&ln->t[1], ':'))
+            fail(L, src, ln->no, "unexpected '%s' after 'end'", tokstr(L, &ln->t[1]));
     }
     pm->last = *li;
 }
@@ -886,8 +907,11 @@ static void parse_module(loader *L, msrc *src, const char *expect)
             const tok *an = cur_ident(&c, "an attribute name");
             if (!tok_is(an, "IntrinsicCandidate"))
                 fail(L, src, c.ln->no, "unknown attribute '@%s'", tokstr(L, an));
-            if (cur_more(&c))
+            if (cur_more(&c) && tok_punct(cur_peek(&c), '('))
                 fail(L, src, c.ln->no, "attribute '@IntrinsicCandidate' takes no arguments");
+            if (cur_more(&c))
+                fail(L, src, c.ln->no, "unexpected '%s' after '@IntrinsicCandidate' (an attribute is on a line of "
+                     "its own, before the method)", tokstr(L, cur_peek(&c)));
             if (attrs & ATTR_INTRINSIC)
                 fail(L, src, c.ln->no, "duplicate attribute '@IntrinsicCandidate'");
             attrs |= ATTR_INTRINSIC;
@@ -1039,6 +1063,7 @@ static void declare_var(masm *A, cursor *c)
             fail(L, A->src, c->ln->no, "duplicate register '%s'", tokstr(L, names[i]));
         if (m->nregs >= VM_MAX_REGS)
             fail(L, A->src, c->ln->no, "too many registers (at most %d)", VM_MAX_REGS);
+        check_reg_name(L, A->src, c->ln->no, names[i], m->nregs);
         m->regtypes[m->nregs] = ty;
         m->regnames[m->nregs] = tok_dup(L, names[i]);
         map_put(L->a, &A->regs, names[i]->s, names[i]->len, m->nregs);
@@ -1233,6 +1258,9 @@ static uint32_t label_target(masm *A, const tok *t, uint32_t lineno)
     uint32_t target;
     if (!map_get(&A->labels, t->s, t->len, &target))
         fail(A->L, A->src, lineno, "undefined label '%s'", tokstr(A->L, t));
+    if (target >= A->m->ncode)
+        fail(A->L, A->src, lineno, "label '%s' is at the end of the method: no instruction follows it",
+             tokstr(A->L, t));
     return target;
 }
 
@@ -1291,8 +1319,11 @@ static void assemble_call(masm *A, cursor *c, uint32_t *pc)
         if (is_void)
             fail(L, A->src, no, "call %s: the method returns void, so there is no result for '%s'", callee->qname,
                  tokstr(L, dst));
-        if (!reg_lookup(A, dst, &base) || base >= m->nregs)
+        if (!reg_lookup(A, dst, &base))
             fail(L, A->src, no, "call %s: result '%s' is not a register", callee->qname, tokstr(L, dst));
+        if (base >= m->nregs)
+            fail(L, A->src, no, "call %s: result register %s out of range (method has %u registers)", callee->qname,
+                 tokstr(L, dst), m->nregs);
         for (uint32_t k = 0; k < nargs; k++)
             if (regs[k] != base + 1 + k)
                 fail(L, A->src, no,
@@ -1347,7 +1378,7 @@ static void assemble_insn(masm *A, cursor *c, uint32_t *pc)
     int best = -1, best_fit = FIT_NO;
     int64_t best_vals[5] = {0};
     const char *why = NULL;
-    int why_slot = 0, counts_seen = 0, count_match = 0;
+    int why_slot = 0, why_rank = -1, counts_seen = 0, count_match = 0;
     for (int op = 0; op < VM_NOPCODES; op++) {
         const vm_opinfo *oi = &vm_opinfo_table[op];
         if (!tok_is(mn, oi->mnemonic))
@@ -1365,9 +1396,16 @@ static void assemble_insn(masm *A, cursor *c, uint32_t *pc)
             int f = fit_operand(A, ops[s], kinds[s], recreg, &vals[s], &w);
             if (kinds[s] == K_RREC && f != FIT_NO)
                 recreg = (int)vals[s];
-            if (f == FIT_NO && !why) {
+            /* report the most telling failure: "immediate 1000 out of range" beats
+               "'1000' is not a register" from the register form of the mnemonic */
+            int rank = f == FIT_NO && is_reg_kind(kinds[s]) &&
+                               (ops[s]->kind == TK_NUM || lookup_sym(L, A->src, ops[s], SYM_CONST, no, 0))
+                           ? 0
+                           : 1;
+            if (f == FIT_NO && rank > why_rank) {
                 why = w;
                 why_slot = s + 1;
+                why_rank = rank;
             }
             if (f < fit)
                 fit = f;

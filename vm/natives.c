@@ -128,12 +128,13 @@ static int n_arraycopy(vm_t *vm, vm_value *a, vm_value *r)
                         b1, dst->length);
     if (len < 0)
         return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: length %lld is negative", (long long)len);
-    if (len + sp > src->length)
-        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: last source index %lld out of bounds for %s[%d]",
-                        (long long)(len + sp), b1, src->length);
-    if (len + dp > dst->length)
-        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: last destination index %lld out of bounds for %s[%d]",
-                        (long long)(len + dp), b1, dst->length);
+    /* sp, dp, len >= 0 here, but an int parameter may hold any 64-bit value: no len + sp overflow */
+    if (len > src->length - sp)
+        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: last source index %llu out of bounds for %s[%d]",
+                        (unsigned long long)len + (unsigned long long)sp, b1, src->length);
+    if (len > dst->length - dp)
+        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: last destination index %llu out of bounds for %s[%d]",
+                        (unsigned long long)len + (unsigned long long)dp, b1, dst->length);
     size_t es = src->kind == VM_T_BYTES ? 1 : src->kind == VM_T_INTS ? 4 : 8;
     memmove(dst->data + (size_t)dp * es, src->data + (size_t)sp * es, (size_t)len * es);
     return VM_OK;
@@ -239,7 +240,7 @@ static int n_close(vm_t *vm, vm_value *a, vm_value *r)
 
 static int n_errorString(vm_t *vm, vm_value *a, vm_value *r)
 {
-    int64_t e = a[0].i < 0 ? -a[0].i : a[0].i;
+    uint64_t e = a[0].i < 0 ? 0 - (uint64_t)a[0].i : (uint64_t)a[0].i; /* INT64_MIN too */
     const char *s = e <= 4095 ? strerror((int)e) : "Unknown error";
     size_t n = strlen(s);
     vm_obj *o = vm_new_array(vm, VM_T_BYTES, (int64_t)n);

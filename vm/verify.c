@@ -258,6 +258,9 @@ int vm_verify_method(const vm_program *p, const vm_method *m, char *err, size_t 
         if (oi->flags & VM_OPF_COND) {
             if (v.pc + 1 >= m->ncode || GET_OP(m->code[v.pc + 1]) != OP_JMP)
                 return verr(&v, "%s: conditional instruction not followed by jmp", mn);
+            /* when the condition fails, the jmp is skipped: something must follow it */
+            if (v.pc + 2 >= m->ncode)
+                return verr(&v, "control falls off the end of the method (when '%s' does not branch)", mn);
         }
     }
     v.pc = m->ncode - 1;

@@ -1,0 +1,472 @@
+/*
+ * tests/test_cli.c — the minivm launcher's behaviour (suite 'cli'): exit
+ * status, program arguments, standard streams, files, load errors and the
+ * HotSpot-style option errors.
+ *
+ * Each case runs build/minivm as a child process. In argv and in the
+ * expected texts, "@prog" stands for the case's program (written to a
+ * temporary file), "@data" for its data file, and "@src:" followed by a
+ * path for that file in the source tree.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+enum { EXACT, PREFIX, CONTAINS };
+
+typedef struct cli_case {
+    const char *name;
+    const char *src;      /* the program, or NULL */
+    const char *data;     /* a data file's content, or NULL */
+    const char *argv[8];  /* launcher arguments */
+    const char *in;       /* standard input, or NULL */
+    int status;
+    int out_mode;
+    const char *out;      /* expected stdout */
+    int err_mode;
+    const char *err;      /* expected stderr */
+} cli_case;
+
+#define FATAL_TAIL "Error: Could not create the minivm.\nError: A fatal exception has occurred. Program will exit.\n"
+#define VERSION                                          \
+    "minivm version \"0.1.0\"\n"                         \
+    "minivm Runtime Environment (build 0.1.0)\n"         \
+    "minivm 64-Bit VM (build 0.1.0, interpreted mode)\n"
+#define USAGE_HEAD "Usage: minivm [options] <program.mva> [args...]\n"
+
+static const char ret42[] =
+    "module T\n"
+    "\n"
+    "method main() -> int\n"
+    "    var r: long\n"
+    "    ldi r, 42\n"
+    "    ret r\n"
+    "end\n";
+
+static const char hi_void[] =
+    "module T\n"
+    "\n"
+    "method main()\n"
+    "    var s: byte[]\n"
+    "    ldstr s, \"hi\"\n"
+    "    call Sys.println(s)\n"
+    "    ret\n"
+    "end\n";
+
+static const char exit3[] =
+    "module T\n"
+    "\n"
+    "method main() -> int\n"
+    "    var s: byte[]\n"
+    "    var st: long\n"
+    "    ldstr s, \"before\"\n"
+    "    call Sys.println(s)\n"
+    "    ldi st, 3\n"
+    "    call Sys.exit(st)\n"
+    "    ldstr s, \"after\"\n"
+    "    call Sys.println(s)\n"
+    "    ret st\n"
+    "end\n";
+
+/* exits from a callee, two frames deep: the status is still Sys.exit's */
+static const char exit_deep[] =
+    "module T\n"
+    "\n"
+    "method quit(st: long)\n"
+    "    call Sys.exit(st)\n"
+    "    ret\n"
+    "end\n"
+    "\n"
+    "method main() -> int\n"
+    "    var st: long\n"
+    "    ldi st, 77\n"
+    "    call T.quit(st)\n"
+    "    ldi st, 5\n"
+    "    ret st\n"
+    "end\n";
+
+static const char ret263[] =
+    "module T\n"
+    "\n"
+    "method main() -> int\n"
+    "    var r: long\n"
+    "    ldi r, 263\n"
+    "    ret r\n"
+    "end\n";
+
+static const char ret_minus1[] =
+    "module T\n"
+    "\n"
+    "method main() -> int\n"
+    "    var r: long\n"
+    "    ldi r, -1\n"
+    "    ret r\n"
+    "end\n";
+
+/* prints Sys.argc, then each argument on its own line */
+static const char echo_args[] =
+    "module Echo\n"
+    "\n"
+    "method main() -> int\n"
+    "    var n: long\n"
+    "    var s: byte[]\n"
+    "    var i: long\n"
+    "    var nl: byte[]\n"
+    "    call n = Sys.argc()\n"
+    "    call Sys.printLong(n)\n"
+    "    ldstr nl, \"\"\n"
+    "    call Sys.println(nl)\n"
+    "    ldi i, 0\n"
+    "loop:\n"
+    "    bge i, n, done\n"
+    "    call s = Sys.arg(i)\n"
+    "    call Sys.println(s)\n"
+    "    add i, i, 1\n"
+    "    jmp loop\n"
+    "done:\n"
+    "    ldi n, 0\n"
+    "    ret n\n"
+    "end\n";
+
+/*
+ * cat: copies the file named by its first argument (or standard input,
+ * fd 0, without arguments) to standard output through Sys.open/Sys.read.
+ * A failed open prints the error and returns 2; main returns read's last result.
+ */
+static const char cat[] =
+    "module Cat\n"
+    "\n"
+    "method main() -> int\n"
+    "    var argc: long\n"
+    "    var path: byte[]\n"
+    "    var idx: long\n"
+    "    var fd: long\n"
+    "    var path2: byte[]\n"
+    "    var n, f: long\n"
+    "    var buf: byte[]\n"
+    "    var ofs, len: long\n"
+    "    var src: byte[]\n"
+    "    var sp: long\n"
+    "    var dst: byte[]\n"
+    "    var dp, cnt: long\n"
+    "    var msg: byte[]\n"
+    "    var err: long\n"
+    "    ldi f, 0\n"
+    "    call argc = Sys.argc()\n"
+    "    beq argc, 0, ready\n"
+    "    ldi idx, 0\n"
+    "    call path = Sys.arg(idx)\n"
+    "    mov path2, path\n"
+    "    call fd = Sys.open(path2)\n"
+    "    blt fd, 0, failed\n"
+    "    mov f, fd\n"
+    "ready:\n"
+    "    ldi len, 7\n"              /* a small buffer: many reads */
+    "    newarray buf, len\n"
+    "    ldi ofs, 0\n"
+    "loop:\n"
+    "    call n = Sys.read(f, buf, ofs, len)\n"
+    "    ble n, 0, done\n"
+    "    newarray dst, n\n"
+    "    mov src, buf\n"
+    "    ldi sp, 0\n"
+    "    ldi dp, 0\n"
+    "    mov cnt, n\n"
+    "    call Sys.arraycopy(src, sp, dst, dp, cnt)\n"
+    "    call Sys.print(dst)\n"
+    "    jmp loop\n"
+    "done:\n"
+    "    mov err, n\n"
+    "    call n = Sys.close(f)\n"
+    "    ret err\n"
+    "failed:\n"
+    "    mov err, fd\n"
+    "    call msg = Sys.errorString(err)\n"
+    "    call Sys.eprintln(msg)\n"
+    "    ldi n, 2\n"
+    "    ret n\n"
+    "end\n";
+
+/* Sys.open of a missing file: -ENOENT; Sys.errorString names it; also odd error numbers */
+static const char open_missing[] =
+    "module Open\n"
+    "\n"
+    "method main() -> int\n"
+    "    var fd: long\n"
+    "    var path: byte[]\n"
+    "    var msg: byte[]\n"
+    "    var e: long\n"
+    "    var nl: byte[]\n"
+    "    ldstr nl, \"\"\n"
+    "    ldstr path, \"/nonexistent/minivm/file\"\n"
+    "    call fd = Sys.open(path)\n"
+    "    call Sys.printLong(fd)\n"
+    "    call Sys.println(nl)\n"
+    "    mov e, fd\n"
+    "    call msg = Sys.errorString(e)\n"
+    "    call Sys.println(msg)\n"
+    "    ldi e, 2\n"
+    "    call msg = Sys.errorString(e)\n"
+    "    call Sys.println(msg)\n"
+    "    ldi e, 0x8000000000000000\n"
+    "    call msg = Sys.errorString(e)\n"
+    "    call Sys.println(msg)\n"
+    "    ldstr path, \"a\\x00b\"\n"
+    "    call fd = Sys.open(path)\n"
+    "    call Sys.printLong(fd)\n"
+    "    call Sys.println(nl)\n"
+    "    ldi fd, 0\n"
+    "    ret fd\n"
+    "end\n";
+
+static const char bad_mnemonic[] =
+    "module T\n"
+    "\n"
+    "method main() -> int\n"
+    "    frobnicate x\n"
+    "end\n";
+
+static const char bad_types[] =
+    "module T\n"
+    "\n"
+    "method main() -> int\n"
+    "    var b: byte[]\n"
+    "    var n: long\n"
+    "    add n, b, n\n"
+    "    ret n\n"
+    "end\n";
+
+static const char no_main[] =
+    "module T\n"
+    "\n"
+    "method helper() -> int\n"
+    "    var r: long\n"
+    "    ret r\n"
+    "end\n";
+
+static const char main_with_param[] =
+    "module T\n"
+    "\n"
+    "method main(x: long) -> int\n"
+    "    ret x\n"
+    "end\n";
+
+static const char main_returns_array[] =
+    "module T\n"
+    "\n"
+    "method main() -> byte[]\n"
+    "    var b: byte[]\n"
+    "    ret b\n"
+    "end\n";
+
+#define MAIN_NOT_FOUND "Error: Main method not found in module T, please define the main method as:\n"
+
+static const cli_case cases[] = {
+    /* ---- exit status ---- */
+    {"exit_status_is_main_result", ret42, NULL, {"@prog"}, NULL, 42, EXACT, "", EXACT, ""},
+    {"exit_status_void_main_is_0", hi_void, NULL, {"@prog"}, NULL, 0, EXACT, "hi\n", EXACT, ""},
+    {"exit_status_is_low_byte", ret263, NULL, {"@prog"}, NULL, 7, EXACT, "", EXACT, ""},
+    {"exit_status_minus_1_is_255", ret_minus1, NULL, {"@prog"}, NULL, 255, EXACT, "", EXACT, ""},
+    {"sys_exit_status_and_flush", exit3, NULL, {"@prog"}, NULL, 3, EXACT, "before\n", EXACT, ""},
+    {"sys_exit_from_callee", exit_deep, NULL, {"@prog"}, NULL, 77, EXACT, "", EXACT, ""},
+    /* ---- program arguments ---- */
+    {"args_none", echo_args, NULL, {"@prog"}, NULL, 0, EXACT, "0\n", EXACT, ""},
+    {"args_passed_verbatim", echo_args, NULL, {"@prog", "one", "two words", "", "-Xmx1m", "-version"}, NULL, 0,
+     EXACT, "5\none\ntwo words\n\n-Xmx1m\n-version\n", EXACT, ""},
+    {"args_after_options", echo_args, NULL, {"-Xint", "-Xmx8m", "-Xss64k", "@prog", "x"}, NULL, 0, EXACT, "1\nx\n",
+     EXACT, ""},
+    /* ---- the example ---- */
+    {"hello_example", NULL, NULL, {"@src:examples/hello.mva"}, NULL, 0, EXACT,
+     "Hello, world!\n0 1 1 2 3 5 8 13 21 34 \n", EXACT, ""},
+    {"hello_example_with_name", NULL, NULL, {"@src:examples/hello.mva", "minivm"}, NULL, 0, EXACT,
+     "Hello, minivm!\n0 1 1 2 3 5 8 13 21 34 \n", EXACT, ""},
+    /* ---- files and standard input ---- */
+    {"cat_file", cat, "first line\nsecond line, longer than the buffer\n\x01\xff binary\n", {"@prog", "@data"}, NULL,
+     0, EXACT, "first line\nsecond line, longer than the buffer\n\x01\xff binary\n", EXACT, ""},
+    {"cat_empty_file", cat, "", {"@prog", "@data"}, NULL, 0, EXACT, "", EXACT, ""},
+    {"cat_stdin", cat, NULL, {"@prog"}, "from standard input\nline 2\n", 0, EXACT, "from standard input\nline 2\n",
+     EXACT, ""},
+    {"cat_missing_file", cat, NULL, {"@prog", "/nonexistent/minivm/file"}, NULL, 2, EXACT, "", EXACT,
+     "No such file or directory\n"},
+    {"open_missing_enoent", open_missing, NULL, {"@prog"}, NULL, 0, EXACT,
+     "-2\nNo such file or directory\nNo such file or directory\nUnknown error\n-22\n", EXACT, ""},
+    /* ---- programs that cannot run ---- */
+    {"missing_program_file", NULL, NULL, {"/nonexistent/minivm/prog.mva"}, NULL, 1, EXACT, "", EXACT,
+     "cannot open program file '/nonexistent/minivm/prog.mva': No such file or directory\n"},
+    {"program_file_is_directory", NULL, NULL, {"/"}, NULL, 1, EXACT, "", EXACT,
+     "cannot open program file '/': Is a directory\n"},
+    {"load_error_file_line_message", bad_mnemonic, NULL, {"@prog"}, NULL, 1, EXACT, "", EXACT,
+     "@prog:4: unknown mnemonic 'frobnicate'\n"},
+    {"verify_error_file_line", bad_types, NULL, {"@prog"}, NULL, 1, EXACT, "", PREFIX, "@prog:6: "},
+    {"no_main_method", no_main, NULL, {"@prog"}, NULL, 1, EXACT, "", EXACT,
+     MAIN_NOT_FOUND "   method main() -> int\nor method main()\n"},
+    {"main_with_parameter", main_with_param, NULL, {"@prog"}, NULL, 1, EXACT, "", PREFIX, MAIN_NOT_FOUND},
+    {"main_returning_array", main_returns_array, NULL, {"@prog"}, NULL, 1, EXACT, "", PREFIX, MAIN_NOT_FOUND},
+    /* ---- informational options ---- */
+    {"version_on_stderr", NULL, NULL, {"-version"}, NULL, 0, EXACT, "", EXACT, VERSION},
+    {"version_ignores_program", ret42, NULL, {"-version", "@prog"}, NULL, 0, EXACT, "", EXACT, VERSION},
+    {"double_dash_version_on_stdout", NULL, NULL, {"--version"}, NULL, 0, EXACT, VERSION, EXACT, ""},
+    {"showversion_then_runs", hi_void, NULL, {"-showversion", "@prog"}, NULL, 0, EXACT, "hi\n", EXACT, VERSION},
+    {"double_dash_show_version_on_stdout", hi_void, NULL, {"--show-version", "@prog"}, NULL, 0, EXACT,
+     VERSION "hi\n", EXACT, ""},
+    {"help_on_stderr", NULL, NULL, {"-help"}, NULL, 0, EXACT, "", PREFIX, USAGE_HEAD},
+    {"help_h_on_stderr", NULL, NULL, {"-h"}, NULL, 0, EXACT, "", PREFIX, USAGE_HEAD},
+    {"help_question_mark", NULL, NULL, {"-?"}, NULL, 0, EXACT, "", CONTAINS, "-Xmx<size>"},
+    {"double_dash_help_on_stdout", NULL, NULL, {"--help"}, NULL, 0, PREFIX, USAGE_HEAD, EXACT, ""},
+    {"no_arguments_usage_on_stderr", NULL, NULL, {NULL}, NULL, 1, EXACT, "", PREFIX, USAGE_HEAD},
+    {"options_only_usage_on_stderr", NULL, NULL, {"-Xmx64m"}, NULL, 1, EXACT, "", PREFIX, USAGE_HEAD},
+    /* ---- bad options: HotSpot's texts ---- */
+    {"xmx_invalid", ret42, NULL, {"-Xmxabc", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Invalid maximum heap size: -Xmxabc\n" FATAL_TAIL},
+    {"xmx_empty", ret42, NULL, {"-Xmx", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Invalid maximum heap size: -Xmx\n" FATAL_TAIL},
+    {"xmx_bad_suffix", ret42, NULL, {"-Xmx64q", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Invalid maximum heap size: -Xmx64q\n" FATAL_TAIL},
+    {"xmx_overflow", ret42, NULL, {"-Xmx99999999999999999999k", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Invalid maximum heap size: -Xmx99999999999999999999k\n" FATAL_TAIL},
+    {"xmx_too_small", ret42, NULL, {"-Xmx1k", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Error occurred during initialization of VM\nToo small maximum heap\n"},
+    {"xmx_valid_runs", ret42, NULL, {"-Xmx64m", "@prog"}, NULL, 42, EXACT, "", EXACT, ""},
+    {"xmx_upper_case_suffix_runs", ret42, NULL, {"-Xmx1G", "@prog"}, NULL, 42, EXACT, "", EXACT, ""},
+    {"xss_invalid", ret42, NULL, {"-Xssfoo", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Invalid thread stack size: -Xssfoo\n" FATAL_TAIL},
+    {"xss_too_small", ret42, NULL, {"-Xss1k", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "The Java thread stack size specified is too small. Specify at least 4k\n" FATAL_TAIL},
+    {"xss_zero_is_default", ret42, NULL, {"-Xss0", "@prog"}, NULL, 42, EXACT, "", EXACT, ""},
+    {"unknown_option", ret42, NULL, {"-foo", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Unrecognized option: -foo\n" FATAL_TAIL},
+    {"unknown_option_after_valid", ret42, NULL, {"-Xint", "--bar", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Unrecognized option: --bar\n" FATAL_TAIL},
+    {"unknown_xx_flag_plus", ret42, NULL, {"-XX:+Foo", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Unrecognized VM option 'Foo'\n" FATAL_TAIL},
+    {"unknown_xx_flag_minus", ret42, NULL, {"-XX:-Foo", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Unrecognized VM option 'Foo'\n" FATAL_TAIL},
+    {"unknown_xx_flag_value", ret42, NULL, {"-XX:Foo=1", "@prog"}, NULL, 1, EXACT, "", EXACT,
+     "Unrecognized VM option 'Foo=1'\n" FATAL_TAIL},
+    {"bad_option_before_version", NULL, NULL, {"-version", "-foo"}, NULL, 1, EXACT, "", EXACT,
+     "Unrecognized option: -foo\n" FATAL_TAIL},
+};
+
+typedef struct paths {
+    char prog[4096], data[4096];
+} paths;
+
+/* s with "@prog", "@data" and "@src:<rel>" replaced (malloc'ed) */
+static char *subst(const char *s, const paths *p)
+{
+    size_t cap = strlen(s) + 1, len = 0;
+    char *r = malloc(cap);
+    assert_non_null(r);
+    while (*s) {
+        const char *rep = NULL;
+        size_t skip = 1;
+        if (strncmp(s, "@prog", 5) == 0) {
+            rep = p->prog;
+            skip = 5;
+        } else if (strncmp(s, "@data", 5) == 0) {
+            rep = p->data;
+            skip = 5;
+        } else if (strncmp(s, "@src:", 5) == 0) {
+            rep = tu_source_path(s + 5);
+            skip = strlen(s);
+        }
+        size_t n = rep ? strlen(rep) : 1;
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            r = realloc(r, cap);
+            assert_non_null(r);
+        }
+        memcpy(r + len, rep ? rep : s, n);
+        len += n;
+        s += skip;
+    }
+    r[len] = '\0';
+    return r;
+}
+
+static void check_stream(const char *what, const char *got, int mode, const char *want_raw, const paths *p)
+{
+    char *want = subst(want_raw, p);
+    int ok = mode == EXACT    ? strcmp(got, want) == 0
+             : mode == PREFIX ? strncmp(got, want, strlen(want)) == 0
+                              : strstr(got, want) != NULL;
+    if (!ok)
+        fail_msg("%s %s\n--- expected ---\n%s\n--- got ---\n%s", what,
+                 mode == EXACT ? "differs" : mode == PREFIX ? "does not start as expected" : "lacks the expected text",
+                 want, got);
+    free(want);
+}
+
+static void run_case(void **state)
+{
+    const cli_case *c = *state;
+    paths p = {{0}, {0}};
+    char fname[128];
+    if (c->src) {
+        snprintf(fname, sizeof fname, "cli-%s.mva", c->name);
+        snprintf(p.prog, sizeof p.prog, "%s", tu_temp_file(fname, c->src, strlen(c->src)));
+    }
+    if (c->data) {
+        snprintf(fname, sizeof fname, "cli-%s.txt", c->name);
+        snprintf(p.data, sizeof p.data, "%s", tu_temp_file(fname, c->data, strlen(c->data)));
+    }
+    char *argv[9] = {NULL};
+    for (size_t i = 0; i < 8 && c->argv[i]; i++)
+        argv[i] = subst(c->argv[i], &p);
+
+    tu_result r = tu_run((const char *const *)argv, c->in, 60);
+    if (p.prog[0])
+        unlink(p.prog);
+    if (p.data[0])
+        unlink(p.data);
+    if (r.status != c->status)
+        fail_msg("exit status %d, expected %d\n--- stdout ---\n%s\n--- stderr ---\n%s", r.status, c->status, r.out,
+                 r.err);
+    check_stream("stdout", r.out, c->out_mode, c->out, &p);
+    check_stream("stderr", r.err, c->err_mode, c->err, &p);
+    for (size_t i = 0; i < 8; i++)
+        free(argv[i]);
+    tu_result_free(&r);
+}
+
+/* Standard input larger than a pipe buffer goes through whole (tu_run feeds it while draining). */
+static void cat_large_stdin(void **state)
+{
+    (void)state;
+    enum { SIZE = 300000 };
+    char *in = malloc(SIZE + 1);
+    assert_non_null(in);
+    for (size_t i = 0; i < SIZE; i++)
+        in[i] = (char)('a' + i % 26 + (i % 61 == 60 ? '\n' - 'a' - i % 26 : 0));
+    in[SIZE] = '\0';
+    const char *path = tu_temp_file("cli-cat-large.mva", cat, strlen(cat));
+    char prog[4096];
+    snprintf(prog, sizeof prog, "%s", path);
+    const char *argv[] = {prog, NULL};
+    tu_result r = tu_run(argv, in, 60);
+    unlink(prog);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_int_equal(strlen(r.out), SIZE);
+    assert_true(strcmp(r.out, in) == 0);
+    tu_result_free(&r);
+    free(in);
+}
+
+int main(void)
+{
+    enum { N = sizeof cases / sizeof cases[0] };
+    static struct CMUnitTest tests[N + 1];
+    for (size_t i = 0; i < N; i++)
+        tests[i] = (struct CMUnitTest){cases[i].name, run_case, NULL, NULL, (void *)&cases[i]};
+    tests[N] = (struct CMUnitTest){"cat_large_stdin", cat_large_stdin, NULL, NULL, NULL};
+    return _cmocka_run_group_tests("cli", tests, N + 1, NULL, NULL);
+}

@@ -1,0 +1,689 @@
+/*
+ * tests/test_runtime.c — every runtime exception kind through the real
+ * launcher (suite 'cli').
+ *
+ * Each case is a small program written to a temporary file and run with
+ * build/minivm. The launcher must exit with status 1, print nothing on
+ * stdout, and print on stderr exactly Java's report of an uncaught
+ * exception: the first line
+ *     Exception in thread "main" java.lang.Xxx: message
+ * then one "\tat Module.method(file.mva:LINE)" line per frame, innermost
+ * first, with "\tat Sys.name(Native Method)" for a native that threw.
+ *
+ * In the expected traces '@' stands for the program file's base name.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+typedef struct rt_case {
+    const char *name;
+    const char *opts[4];  /* launcher options (before the program file) */
+    const char *args[4];  /* program arguments (after it) */
+    const char *src;
+    const char *first;    /* the first stderr line, exactly (without '\n') */
+    const char *trace;    /* the rest of stderr, exactly ('@' = file name) */
+    /* deep traces (trace == NULL): head/tail of the trace, frame count range */
+    const char *head, *tail;
+    int min_frames, max_frames;
+} rt_case;
+
+#define EXC "Exception in thread \"main\" java.lang."
+/* the expected trace, exactly (the deep-trace fields unused) */
+#define TRACE(t) t, NULL, NULL, 0, 0
+
+/* System.arraycopy(src, sp, dst, dp, 0) on fresh arrays; the call is on line 15 */
+#define COPY_PROG(ST, SN, DT, DN, SP, DP)      \
+    "module T\n"                               \
+    "\n"                                       \
+    "method main() -> int\n"                   \
+    "    var src: " ST "\n"                    \
+    "    var sp: long\n"                       \
+    "    var dst: " DT "\n"                    \
+    "    var dp, len: long\n"                  \
+    "    var n: long\n"                        \
+    "    ldi n, " SN "\n"                      \
+    "    newarray src, n\n"                    \
+    "    ldi n, " DN "\n"                      \
+    "    newarray dst, n\n"                    \
+    "    ldi sp, " SP "\n"                     \
+    "    ldi dp, " DP "\n"                     \
+    "    call Sys.arraycopy(src, sp, dst, dp, len)\n" \
+    "    ret n\n"                              \
+    "end\n"
+/* the same with len set on line 15 and the call on line 16 */
+#define COPY_PROG_LEN(ST, SN, DT, DN, SP, DP, LEN) \
+    "module T\n"                               \
+    "\n"                                       \
+    "method main() -> int\n"                   \
+    "    var src: " ST "\n"                    \
+    "    var sp: long\n"                       \
+    "    var dst: " DT "\n"                    \
+    "    var dp, len: long\n"                  \
+    "    var n: long\n"                        \
+    "    ldi n, " SN "\n"                      \
+    "    newarray src, n\n"                    \
+    "    ldi n, " DN "\n"                      \
+    "    newarray dst, n\n"                    \
+    "    ldi sp, " SP "\n"                     \
+    "    ldi dp, " DP "\n"                     \
+    "    ldi len, " LEN "\n"                   \
+    "    call Sys.arraycopy(src, sp, dst, dp, len)\n" \
+    "    ret n\n"                              \
+    "end\n"
+#define COPY_TRACE16 "\tat Sys.arraycopy(Native Method)\n\tat T.main(@:16)\n"
+
+/* recursion without end: rec's call is on line 6, main's on line 13 */
+#define RECURSE_PROG               \
+    "module T\n"                   \
+    "\n"                           \
+    "method rec(n: long) -> long\n" \
+    "    var r, m: long\n"         \
+    "    add m, n, 1\n"            \
+    "    call r = T.rec(m)\n"      \
+    "    ret r\n"                  \
+    "end\n"                        \
+    "\n"                           \
+    "method main() -> int\n"       \
+    "    var r, n: long\n"         \
+    "    ldi n, 0\n"               \
+    "    call r = T.rec(n)\n"      \
+    "    ret r\n"                  \
+    "end\n"
+
+static const rt_case cases[] = {
+    /* ---- java.lang.ArrayIndexOutOfBoundsException ---- */
+    {"aioobe_load_in_callee", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method get(b: byte[], i: long) -> long\n"
+     "    var v: long\n"
+     "    baload v, b, i\n"
+     "    ret v\n"
+     "end\n"
+     "\n"
+     "method main() -> int\n"
+     "    var r: long\n"
+     "    var b: byte[]\n"
+     "    var idx, n: long\n"
+     "    ldi n, 136\n"
+     "    newarray b, n\n"
+     "    ldi idx, 200\n"
+     "    call r = T.get(b, idx)\n"
+     "    ret r\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index 200 out of bounds for length 136",
+     TRACE("\tat T.get(@:5)\n\tat T.main(@:16)\n")},
+    {"aioobe_negative_store_three_frames", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method put(b: byte[], i: long)\n"
+     "    var v: long\n"
+     "    ldi v, 7\n"
+     "    bastore b, i, v\n"
+     "    ret\n"
+     "end\n"
+     "\n"
+     "method mid(b: byte[])\n"
+     "    var i: long\n"
+     "    ldi i, -1\n"
+     "    call T.put(b, i)\n"
+     "    ret\n"
+     "end\n"
+     "\n"
+     "method main()\n"
+     "    var b: byte[]\n"
+     "    var n: long\n"
+     "    ldi n, 136\n"
+     "    newarray b, n\n"
+     "    call T.mid(b)\n"
+     "    ret\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index -1 out of bounds for length 136",
+     TRACE("\tat T.put(@:6)\n\tat T.mid(@:13)\n\tat T.main(@:22)\n")},
+    {"aioobe_long_array_at_length", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var s: long[]\n"
+     "    var n, v: long\n"
+     "    ldi n, 25\n"
+     "    newarray s, n\n"
+     "    ldi v, 24\n"
+     "    laload v, s, v\n"
+     "    lastore s, n, v\n"
+     "    ret v\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index 25 out of bounds for length 25",
+     TRACE("\tat T.main(@:10)\n")},
+    {"aioobe_int_array_huge_index", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var a: int[]\n"
+     "    var n, v: long\n"
+     "    ldi n, 4\n"
+     "    newarray a, n\n"
+     "    ldi n, 0x7fffffff\n"
+     "    iaload v, a, n\n"
+     "    ret v\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index 2147483647 out of bounds for length 4",
+     TRACE("\tat T.main(@:9)\n")},
+    /* byte[] views check as Java's VarHandle: against length - (size - 1) */
+    {"aioobe_ldle64_view", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var buf: byte[]\n"
+     "    var n, x, v: long\n"
+     "    ldi n, 136\n"
+     "    newarray buf, n\n"
+     "    ldi x, 128\n"
+     "    ldle64 v, buf, x\n"
+     "    ldi x, 130\n"
+     "    ldle64 v, buf, x\n"
+     "    ret v\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index 130 out of bounds for length 129",
+     TRACE("\tat T.main(@:11)\n")},
+    {"aioobe_ldle32_view", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var buf: byte[]\n"
+     "    var n, x, v: long\n"
+     "    ldi n, 136\n"
+     "    newarray buf, n\n"
+     "    ldi x, 132\n"
+     "    ldle32 v, buf, x\n"
+     "    ldi x, 133\n"
+     "    ldle32 v, buf, x\n"
+     "    ret v\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index 133 out of bounds for length 133",
+     TRACE("\tat T.main(@:11)\n")},
+    {"aioobe_stbe64_negative", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var buf: byte[]\n"
+     "    var n, x: long\n"
+     "    ldi n, 136\n"
+     "    newarray buf, n\n"
+     "    ldi x, -1\n"
+     "    stbe64 buf, x, n\n"
+     "    ret n\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index -1 out of bounds for length 129",
+     TRACE("\tat T.main(@:9)\n")},
+    {"aioobe_stle64_short_array", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var buf: byte[]\n"
+     "    var n, x: long\n"
+     "    ldi n, 5\n"
+     "    newarray buf, n\n"
+     "    ldi x, 0\n"
+     "    stle64 buf, x, n\n"
+     "    ret n\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index 0 out of bounds for length -2",
+     TRACE("\tat T.main(@:9)\n")},
+    /* ---- java.lang.NegativeArraySizeException ---- */
+    {"negative_array_size", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var a: long[]\n"
+     "    var n: long\n"
+     "    ldi n, -5\n"
+     "    newarray a, n\n"
+     "    ret n\n"
+     "end\n",
+     EXC "NegativeArraySizeException: -5", TRACE("\tat T.main(@:7)\n")},
+    /* ---- java.lang.NullPointerException (helpful messages) ---- */
+    {"npe_byte_load", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var buf: byte[]\n"
+     "    var v: long\n"
+     "    ldnull buf\n"
+     "    ldi v, 0\n"
+     "    baload v, buf, v\n"
+     "    ret v\n"
+     "end\n",
+     EXC "NullPointerException: Cannot load from byte/boolean array because \"buf\" is null", TRACE("\tat T.main(@:8)\n")},
+    {"npe_parameter_in_callee", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method first(buf: byte[]) -> long\n"
+     "    var v: long\n"
+     "    ldi v, 0\n"
+     "    ldle64 v, buf, v\n"
+     "    ret v\n"
+     "end\n"
+     "\n"
+     "method main() -> int\n"
+     "    var v: long\n"
+     "    var b: byte[]\n"
+     "    ldnull b\n"
+     "    call v = T.first(b)\n"
+     "    ret v\n"
+     "end\n",
+     EXC "NullPointerException: Cannot load from byte/boolean array because \"buf\" is null",
+     TRACE("\tat T.first(@:6)\n\tat T.main(@:14)\n")},
+    {"npe_array_length", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var a: int[]\n"
+     "    var n: long\n"
+     "    ldnull a\n"
+     "    alen n, a\n"
+     "    ret n\n"
+     "end\n",
+     EXC "NullPointerException: Cannot read the array length because \"a\" is null", TRACE("\tat T.main(@:7)\n")},
+    {"npe_long_store", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var s: long[]\n"
+     "    var n: long\n"
+     "    ldi n, 0\n"
+     "    lastore s, n, n\n"
+     "    ret n\n"
+     "end\n",
+     EXC "NullPointerException: Cannot store to long array because \"s\" is null", TRACE("\tat T.main(@:7)\n")},
+    {"npe_read_field", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "record P\n"
+     "    state: long[]\n"
+     "end\n"
+     "\n"
+     "method main() -> int\n"
+     "    var p: P\n"
+     "    var s: long[]\n"
+     "    var n: long\n"
+     "    ldnull p\n"
+     "    getfield s, p, state\n"
+     "    alen n, s\n"
+     "    ret n\n"
+     "end\n",
+     EXC "NullPointerException: Cannot read field \"state\" because \"p\" is null", TRACE("\tat T.main(@:12)\n")},
+    {"npe_assign_field", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "record P\n"
+     "    state: long[]\n"
+     "    count: long\n"
+     "end\n"
+     "\n"
+     "method main() -> int\n"
+     "    var p: P\n"
+     "    var n: long\n"
+     "    ldi n, 1\n"
+     "    ldnull p\n"
+     "    putfield p, count, n\n"
+     "    ret n\n"
+     "end\n",
+     EXC "NullPointerException: Cannot assign field \"count\" because \"p\" is null", TRACE("\tat T.main(@:13)\n")},
+    /* a native's NullPointerException has no helpful message (HotSpot's neither) */
+    {"npe_native_println", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main()\n"
+     "    var s: byte[]\n"
+     "    ldnull s\n"
+     "    call Sys.println(s)\n"
+     "    ret\n"
+     "end\n",
+     EXC "NullPointerException", TRACE("\tat Sys.println(Native Method)\n\tat T.main(@:6)\n")},
+    /* ---- java.lang.ArithmeticException ---- */
+    {"arithmetic_div_by_zero", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method divide(a: long, b: long) -> long\n"
+     "    var q: long\n"
+     "    div q, a, b\n"
+     "    ret q\n"
+     "end\n"
+     "\n"
+     "method main() -> int\n"
+     "    var q, a, b: long\n"
+     "    ldi a, 10\n"
+     "    ldi b, 0\n"
+     "    call q = T.divide(a, b)\n"
+     "    ret q\n"
+     "end\n",
+     EXC "ArithmeticException: / by zero", TRACE("\tat T.divide(@:5)\n\tat T.main(@:13)\n")},
+    {"arithmetic_rem_by_zero", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var a, b: long\n"
+     "    ldi a, 10\n"
+     "    ldi b, 0\n"
+     "    rem a, a, b\n"
+     "    ret a\n"
+     "end\n",
+     EXC "ArithmeticException: / by zero", TRACE("\tat T.main(@:7)\n")},
+    /* ---- java.lang.StackOverflowError: Java prints at most 1024 frames ---- */
+    {"stack_overflow_trace_capped", {NULL}, {NULL}, RECURSE_PROG,
+     EXC "StackOverflowError", NULL, "\tat T.rec(@:6)\n", "\tat T.rec(@:6)\n", 1024, 1024},
+    {"stack_overflow_small_stack_whole_trace", {"-Xss4k", NULL}, {NULL}, RECURSE_PROG,
+     EXC "StackOverflowError", NULL, "\tat T.rec(@:6)\n", "\tat T.rec(@:6)\n\tat T.main(@:13)\n", 3, 1023},
+    /* ---- java.lang.OutOfMemoryError ---- */
+    {"oom_java_heap_space", {"-Xmx2m", NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var b: byte[]\n"
+     "    var n: long\n"
+     "    ldi n, 4194304\n"
+     "    newarray b, n\n"
+     "    ret n\n"
+     "end\n",
+     EXC "OutOfMemoryError: Java heap space", TRACE("\tat T.main(@:7)\n")},
+    {"oom_largest_array_over_default_heap", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var a: long[]\n"
+     "    var n: long\n"
+     "    ldi n, 0x7ffffffd\n"
+     "    newarray a, n\n"
+     "    ret n\n"
+     "end\n",
+     EXC "OutOfMemoryError: Java heap space", TRACE("\tat T.main(@:7)\n")},
+    {"oom_array_size_exceeds_vm_limit", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var b: byte[]\n"
+     "    var n: long\n"
+     "    ldi n, 0x7fffffff\n"
+     "    newarray b, n\n"
+     "    ret n\n"
+     "end\n",
+     EXC "OutOfMemoryError: Requested array size exceeds VM limit", TRACE("\tat T.main(@:7)\n")},
+    {"oom_array_size_exceeds_vm_limit_small_heap", {"-Xmx2m", NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var b: int[]\n"
+     "    var n: long\n"
+     "    ldi n, 0x7ffffffe\n"
+     "    newarray b, n\n"
+     "    ret n\n"
+     "end\n",
+     EXC "OutOfMemoryError: Requested array size exceeds VM limit", TRACE("\tat T.main(@:7)\n")},
+    /* ---- System.arraycopy: HotSpot's checks and texts ---- */
+    {"arraycopy_last_source_index", {NULL}, {NULL}, COPY_PROG_LEN("byte[]", "10", "byte[]", "10", "5", "0", "6"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: last source index 11 out of bounds for byte[10]", TRACE(COPY_TRACE16)},
+    {"arraycopy_last_destination_index", {NULL}, {NULL},
+     COPY_PROG_LEN("long[]", "10", "long[]", "8", "0", "4", "8"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: last destination index 12 out of bounds for long[8]",
+     TRACE(COPY_TRACE16)},
+    {"arraycopy_negative_source_index", {NULL}, {NULL}, COPY_PROG_LEN("int[]", "4", "int[]", "4", "-1", "0", "1"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: source index -1 out of bounds for int[4]", TRACE(COPY_TRACE16)},
+    {"arraycopy_negative_destination_index", {NULL}, {NULL},
+     COPY_PROG_LEN("byte[]", "4", "byte[]", "3", "0", "-2", "1"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: destination index -2 out of bounds for byte[3]", TRACE(COPY_TRACE16)},
+    {"arraycopy_negative_length", {NULL}, {NULL}, COPY_PROG_LEN("byte[]", "10", "byte[]", "10", "0", "0", "-1"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: length -1 is negative", TRACE(COPY_TRACE16)},
+    /* int parameters are 64-bit registers: a huge position must not wrap around (it once read wild memory) */
+    {"arraycopy_source_index_beyond_int", {NULL}, {NULL},
+     COPY_PROG_LEN("byte[]", "10", "byte[]", "10", "0x7fffffffffffffff", "0", "1"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: last source index 9223372036854775808 out of bounds for byte[10]",
+     TRACE(COPY_TRACE16)},
+    {"arraycopy_destination_index_beyond_int", {NULL}, {NULL},
+     COPY_PROG_LEN("long[]", "3", "long[]", "3", "1", "0x7ffffffffffffffe", "2"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: last destination index 9223372036854775808 out of bounds for "
+         "long[3]",
+     TRACE(COPY_TRACE16)},
+    {"arraycopy_type_mismatch", {NULL}, {NULL}, COPY_PROG_LEN("byte[]", "10", "long[]", "10", "0", "0", "1"),
+     EXC "ArrayStoreException: arraycopy: type mismatch: can not copy byte[] into long[]", TRACE(COPY_TRACE16)},
+    {"arraycopy_type_mismatch_before_bounds", {NULL}, {NULL},
+     COPY_PROG("int[]", "1", "long[]", "1", "-7", "-7"),
+     EXC "ArrayStoreException: arraycopy: type mismatch: can not copy int[] into long[]",
+     TRACE("\tat Sys.arraycopy(Native Method)\n\tat T.main(@:15)\n")},
+    {"arraycopy_null_source", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var src: byte[]\n"
+     "    var sp: long\n"
+     "    var dst: byte[]\n"
+     "    var dp, len: long\n"
+     "    ldi len, 4\n"
+     "    newarray dst, len\n"
+     "    ldnull src\n"
+     "    call Sys.arraycopy(src, sp, dst, dp, len)\n"
+     "    ret len\n"
+     "end\n",
+     EXC "NullPointerException", TRACE("\tat Sys.arraycopy(Native Method)\n\tat T.main(@:11)\n")},
+    {"arraycopy_in_callee", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method copy(src: byte[], sp: long, dst: byte[], dp: long, len: long)\n"
+     "    call Sys.arraycopy(src, sp, dst, dp, len)\n"
+     "    ret\n"
+     "end\n"
+     "\n"
+     "method main() -> int\n"
+     "    var src: byte[]\n"
+     "    var sp: long\n"
+     "    var dst: byte[]\n"
+     "    var dp, len: long\n"
+     "    ldi len, 136\n"
+     "    newarray src, len\n"
+     "    newarray dst, len\n"
+     "    ldi sp, 130\n"
+     "    ldi len, 8\n"
+     "    call T.copy(src, sp, dst, dp, len)\n"
+     "    ret len\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: last source index 138 out of bounds for byte[136]",
+     TRACE("\tat Sys.arraycopy(Native Method)\n\tat T.copy(@:4)\n\tat T.main(@:18)\n")},
+    /* ---- natives: program arguments, range checks ---- */
+    {"sys_arg_out_of_range", {NULL}, {"a", "b", NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var s: byte[]\n"
+     "    var i: long\n"
+     "    ldi i, 1\n"
+     "    call s = Sys.arg(i)\n"
+     "    ldi i, 2\n"
+     "    call s = Sys.arg(i)\n"
+     "    ret i\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index 2 out of bounds for length 2",
+     TRACE("\tat Sys.arg(Native Method)\n\tat T.main(@:9)\n")},
+    {"sys_arg_negative_no_args", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var s: byte[]\n"
+     "    var i: long\n"
+     "    ldi i, -1\n"
+     "    call s = Sys.arg(i)\n"
+     "    ret i\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index -1 out of bounds for length 0",
+     TRACE("\tat Sys.arg(Native Method)\n\tat T.main(@:7)\n")},
+    {"sys_read_range", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var n, fd: long\n"
+     "    var b: byte[]\n"
+     "    var ofs, len: long\n"
+     "    ldi len, 8\n"
+     "    newarray b, len\n"
+     "    ldi ofs, 4\n"
+     "    ldi len, 10\n"
+     "    call n = Sys.read(fd, b, ofs, len)\n"
+     "    ret n\n"
+     "end\n",
+     EXC "IndexOutOfBoundsException: Range [4, 4 + 10) out of bounds for length 8",
+     TRACE("\tat Sys.read(Native Method)\n\tat T.main(@:11)\n")},
+};
+
+/* s with every '@' replaced by file (malloc'ed) */
+static char *subst(const char *s, const char *file)
+{
+    size_t n = 1, fl = strlen(file);
+    for (const char *p = s; *p; p++)
+        n += *p == '@' ? fl : 1;
+    char *r = malloc(n), *o = r;
+    assert_non_null(r);
+    for (const char *p = s; *p; p++) {
+        if (*p == '@') {
+            memcpy(o, file, fl);
+            o += fl;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+    return r;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static void run_case(void **state)
+{
+    const rt_case *c = *state;
+    char fname[128];
+    snprintf(fname, sizeof fname, "rt-%s.mva", c->name);
+    const char *path = tu_temp_file(fname, c->src, strlen(c->src));
+    char pathcopy[4096];
+    snprintf(pathcopy, sizeof pathcopy, "%s", path);
+    const char *base = strrchr(pathcopy, '/') ? strrchr(pathcopy, '/') + 1 : pathcopy;
+
+    const char *argv[16];
+    size_t n = 0;
+    for (size_t i = 0; i < 4 && c->opts[i]; i++)
+        argv[n++] = c->opts[i];
+    argv[n++] = pathcopy;
+    for (size_t i = 0; i < 4 && c->args[i]; i++)
+        argv[n++] = c->args[i];
+    argv[n] = NULL;
+
+    tu_result r = tu_run(argv, NULL, 60);
+    unlink(pathcopy);
+    if (r.status != 1 || r.out[0] != '\0')
+        print_error("status %d\n--- stdout ---\n%s\n--- stderr ---\n%s\n", r.status, r.out, r.err);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+
+    /* the first line */
+    char *nl = strchr(r.err, '\n');
+    assert_non_null(nl);
+    *nl = '\0';
+    const char *trace = nl + 1;
+    assert_string_equal(r.err, c->first);
+
+    if (c->trace) {
+        char *want = subst(c->trace, base);
+        assert_string_equal(trace, want);
+        free(want);
+    } else {
+        char *head = subst(c->head, base), *tail = subst(c->tail, base);
+        size_t tl = strlen(trace), hl = strlen(head), tal = strlen(tail);
+        assert_true(tl >= hl && tl >= tal);
+        assert_memory_equal(trace, head, hl);
+        assert_string_equal(trace + tl - tal, tail);
+        int frames = count_lines(trace);
+        if (frames < c->min_frames || frames > c->max_frames)
+            fail_msg("%d frames, expected %d..%d", frames, c->min_frames, c->max_frames);
+        /* every frame is a frame line */
+        for (const char *p = trace; *p; p = strchr(p, '\n') + 1)
+            assert_memory_equal(p, "\tat T.", 6);
+        free(head);
+        free(tail);
+    }
+    tu_result_free(&r);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A frame in an imported module names that module's file; the program is run from another directory. */
+static void cross_module_trace(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096], util[4200], prog[4200];
+    snprintf(dir, sizeof dir, "%s/minivm-rt-XXXXXX", tmp ? tmp : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    snprintf(util, sizeof util, "%s/Util.mva", dir);
+    snprintf(prog, sizeof prog, "%s/main.mva", dir);
+    write_file(util,
+               "module Util\n"
+               "\n"
+               "method boom(b: byte[]) -> long\n"
+               "    var v, i: long\n"
+               "    ldi i, 9\n"
+               "    baload v, b, i\n"
+               "    ret v\n"
+               "end\n");
+    write_file(prog,
+               "module Main\n"
+               "import Util\n"
+               "\n"
+               "method main() -> int\n"
+               "    var r: long\n"
+               "    var b: byte[]\n"
+               "    var n: long\n"
+               "    ldi n, 4\n"
+               "    newarray b, n\n"
+               "    call r = Util.boom(b)\n"
+               "    ret r\n"
+               "end\n");
+    const char *argv[] = {prog, NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    unlink(util);
+    unlink(prog);
+    rmdir(dir);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, EXC "ArrayIndexOutOfBoundsException: Index 9 out of bounds for length 4\n"
+                               "\tat Util.boom(Util.mva:6)\n"
+                               "\tat Main.main(main.mva:10)\n");
+    tu_result_free(&r);
+}
+
+int main(void)
+{
+    enum { N = sizeof cases / sizeof cases[0] };
+    static struct CMUnitTest tests[N + 1];
+    for (size_t i = 0; i < N; i++)
+        tests[i] = (struct CMUnitTest){cases[i].name, run_case, NULL, NULL, (void *)&cases[i]};
+    tests[N] = (struct CMUnitTest){"cross_module_trace", cross_module_trace, NULL, NULL, NULL};
+    return _cmocka_run_group_tests("runtime", tests, N + 1, NULL, NULL);
+}
