@@ -197,24 +197,6 @@ static const gc_case cases[] = {
      {"\tat G.main(@:21)\n", "\tat G.main(@:22)\n", "\tat G.main(@:24)\n"}, RSS_BELOW},
 };
 
-static char *subst(const char *s, const char *file)
-{
-    size_t n = 1, fl = strlen(file);
-    for (const char *p = s; *p; p++)
-        n += *p == '@' ? fl : 1;
-    char *r = malloc(n), *o = r;
-    assert_non_null(r);
-    for (const char *p = s; *p; p++) {
-        if (*p == '@') {
-            memcpy(o, file, fl);
-            o += fl;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o = '\0';
-    return r;
-}
 
 static int sanitized(void)
 {
@@ -259,7 +241,7 @@ static void run_case(void **state)
         assert_string_equal(r.err, c->err);
         int found = 0;
         for (size_t i = 0; i < 3 && c->traces[i]; i++) {
-            char *want = subst(c->traces[i], base);
+            char *want = tu_subst(c->traces[i], base);
             found |= strcmp(nl + 1, want) == 0;
             free(want);
         }

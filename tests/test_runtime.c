@@ -542,26 +542,6 @@ static const rt_case cases[] = {
      TRACE("\tat Sys.read(Native Method)\n\tat T.main(@:11)\n")},
 };
 
-/* s with every '@' replaced by file (malloc'ed) */
-static char *subst(const char *s, const char *file)
-{
-    size_t n = 1, fl = strlen(file);
-    for (const char *p = s; *p; p++)
-        n += *p == '@' ? fl : 1;
-    char *r = malloc(n), *o = r;
-    assert_non_null(r);
-    for (const char *p = s; *p; p++) {
-        if (*p == '@') {
-            memcpy(o, file, fl);
-            o += fl;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o = '\0';
-    return r;
-}
-
 static int count_lines(const char *s)
 {
     int n = 0;
@@ -604,11 +584,11 @@ static void run_case(void **state)
     assert_string_equal(r.err, c->first);
 
     if (c->trace) {
-        char *want = subst(c->trace, base);
+        char *want = tu_subst(c->trace, base);
         assert_string_equal(trace, want);
         free(want);
     } else {
-        char *head = subst(c->head, base), *tail = subst(c->tail, base);
+        char *head = tu_subst(c->head, base), *tail = tu_subst(c->tail, base);
         size_t tl = strlen(trace), hl = strlen(head), tal = strlen(tail);
         assert_true(tl >= hl && tl >= tal);
         assert_memory_equal(trace, head, hl);

@@ -194,3 +194,22 @@ void tu_result_free(tu_result *r)
     free(r->err);
     r->out = r->err = NULL;
 }
+
+char *tu_subst(const char *s, const char *file)
+{
+    size_t n = 1, fl = strlen(file);
+    for (const char *p = s; *p; p++)
+        n += *p == '@' ? fl : 1;
+    char *r = malloc(n), *o = r;
+    assert_non_null(r);
+    for (const char *p = s; *p; p++) {
+        if (*p == '@') {
+            memcpy(o, file, fl);
+            o += fl;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+    return r;
+}

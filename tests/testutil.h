@@ -42,4 +42,7 @@ const char *tu_source_path(const char *rel);
 /* Write text to a fresh temporary file; returns its path (static buffer per call slot). */
 const char *tu_temp_file(const char *name, const char *text, size_t len);
 
+/* s with every '@' replaced by file (malloc'ed; fails the test when out of memory). */
+char *tu_subst(const char *s, const char *file);
+
 #endif
