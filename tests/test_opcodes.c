@@ -384,6 +384,13 @@ static const op_case cases[] = {
     CX("lastore index = length", "ldi t, 2\nnewarray la, t\nlastore la, a, a", 2, 0, VM_EXC_AIOOBE),
     CX("laload of null throws", "laload r, la, a", 0, 0, VM_EXC_NPE),
     CX("lastore to null throws", "lastore la, a, a", 0, 0, VM_EXC_NPE),
+    C("lastore/laload immediate index", "ldi t, 3\nnewarray la, t\nlastore la, 2, a\nlastore la, 1, b\nlaload r, la, 2",
+      -5, 9, -5),
+    C("laload immediate index reads its own slot", "ldi t, 3\nnewarray la, t\nlastore la, 2, a\nlastore la, 1, b\nlaload r, la, 1",
+      -5, 9, 9),
+    CX("laload immediate index = length", "ldi t, 3\nnewarray la, t\nlaload r, la, 3", 0, 0, VM_EXC_AIOOBE),
+    CX("lastore immediate index = length", "ldi t, 3\nnewarray la, t\nlastore la, 255, a", 0, 0, VM_EXC_AIOOBE),
+    CX("laload immediate of null throws", "laload r, la, 0", 0, 0, VM_EXC_NPE),
 
     /* ---- byte[] views; SV is 01 02 .. 08 80 81 .. 87 (16 bytes) ---- */
     C("ldle64 at 0", "getstatic s, SV\nldle64 r, s, a", 0, 0, I64(0x0807060504030201)),

@@ -69,6 +69,8 @@ void vm_gc(vm_t *vm)
         mark_value(h, p->statics[s].type, vm->statics[s]);
     for (uint32_t s = 0; s < p->nstrings; s++)
         mark_push(h, vm->strings[s]);
+    for (uint32_t r = 0; r < vm->nroots; r++)
+        mark_push(h, *vm->roots[r]);
     /* trace */
     while (h->mark_top) {
         vm_obj *o = h->mark_stack[--h->mark_top];

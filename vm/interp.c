@@ -358,6 +358,15 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
                 RA.i = VM_LONGS(o)[x];
                 vmbreak;
             }
+            vmcase(LALOADI) {
+                vm_obj *o = RB.ref;
+                int64_t x = GET_C(i);
+                if (!o)
+                    NPE(GET_B(i), "load from long array");
+                CHECK_INDEX(o, x);
+                RA.i = VM_LONGS(o)[x];
+                vmbreak;
+            }
             vmcase(BASTORE) {
                 vm_obj *o = RA.ref;
                 int64_t x = RB.i;
@@ -379,6 +388,15 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
             vmcase(LASTORE) {
                 vm_obj *o = RA.ref;
                 int64_t x = RB.i;
+                if (!o)
+                    NPE(GET_A(i), "store to long array");
+                CHECK_INDEX(o, x);
+                VM_LONGS(o)[x] = RC.i;
+                vmbreak;
+            }
+            vmcase(LASTOREI) {
+                vm_obj *o = RA.ref;
+                int64_t x = GET_B(i);
                 if (!o)
                     NPE(GET_A(i), "store to long array");
                 CHECK_INDEX(o, x);

@@ -40,7 +40,14 @@ static const char sys_source[] =
     "native method open(path: byte[]) -> int\n"
     "native method read(fd: int, b: byte[], ofs: int, len: int) -> int\n"
     "native method close(fd: int) -> int\n"
-    "native method errorString(err: int) -> byte[]\n";
+    "native method errorString(err: int) -> byte[]\n"
+    "; jdk.internal.util.Preconditions with the AIOOBE formatter, Arrays.rangeCheck\n"
+    "native method checkIndex(index: int, length: int) -> int\n"
+    "native method checkFromIndexSize(fromIndex: int, size: int, length: int) -> int\n"
+    "native method rangeCheck(arrayLength: int, fromIndex: int, toIndex: int) -> int\n"
+    "; throw new ArrayIndexOutOfBoundsException(index); throw new <cls>(msg)\n"
+    "native method throwArrayIndex(index: int)\n"
+    "native method throwNew(cls: byte[], msg: byte[])\n";
 
 static int null_arg(vm_t *vm) { return vm_throw(vm, VM_EXC_NPE, NULL); }
 
@@ -251,6 +258,64 @@ static int n_errorString(vm_t *vm, vm_value *a, vm_value *r)
     return VM_OK;
 }
 
+/* Preconditions.checkIndex(index, length, AIOOBE_FORMATTER) */
+static int n_checkIndex(vm_t *vm, vm_value *a, vm_value *r)
+{
+    int64_t index = a[0].i, length = a[1].i;
+    if (index < 0 || index >= length)
+        return vm_throw(vm, VM_EXC_AIOOBE, "Index %lld out of bounds for length %lld", (long long)index,
+                        (long long)length);
+    r->i = index;
+    return VM_OK;
+}
+
+/* Preconditions.checkFromIndexSize(fromIndex, size, length, AIOOBE_FORMATTER) */
+static int n_checkFromIndexSize(vm_t *vm, vm_value *a, vm_value *r)
+{
+    int64_t from = a[0].i, size = a[1].i, length = a[2].i;
+    if ((length | from | size) < 0 || size > length - from)
+        return vm_throw(vm, VM_EXC_AIOOBE, "Range [%lld, %lld + %lld) out of bounds for length %lld",
+                        (long long)from, (long long)from, (long long)size, (long long)length);
+    r->i = from;
+    return VM_OK;
+}
+
+/* java.util.Arrays.rangeCheck(arrayLength, fromIndex, toIndex) */
+static int n_rangeCheck(vm_t *vm, vm_value *a, vm_value *r)
+{
+    int64_t length = a[0].i, from = a[1].i, to = a[2].i;
+    if (from > to)
+        return vm_throw(vm, VM_EXC_ILLEGAL_ARGUMENT, "fromIndex(%lld) > toIndex(%lld)", (long long)from,
+                        (long long)to);
+    if (from < 0)
+        return vm_throw(vm, VM_EXC_AIOOBE, "Array index out of range: %lld", (long long)from);
+    if (to > length)
+        return vm_throw(vm, VM_EXC_AIOOBE, "Array index out of range: %lld", (long long)to);
+    r->i = 0;
+    return VM_OK;
+}
+
+/* new ArrayIndexOutOfBoundsException(int index) */
+static int n_throwArrayIndex(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)r;
+    return vm_throw(vm, VM_EXC_AIOOBE, "Array index out of range: %lld", (long long)a[0].i);
+}
+
+/* throw new <cls>(msg): cls is the class name, e.g. "java.security.ProviderException" */
+static int n_throwNew(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)r;
+    const vm_obj *cls = a[0].ref, *msg = a[1].ref;
+    if (!cls)
+        return null_arg(vm);
+    int cl = cls->length < (int32_t)sizeof vm->exc_name ? cls->length : (int32_t)sizeof vm->exc_name - 1;
+    vm_throw(vm, VM_EXC_NAMED, "%.*s", msg ? msg->length : 0, msg ? (const char *)msg->data : "");
+    memcpy(vm->exc_name, cls->data, (size_t)cl);
+    vm->exc_name[cl] = '\0';
+    return VM_EXCEPTION;
+}
+
 static const struct {
     const char *name;
     vm_native_fn fn;
@@ -260,6 +325,8 @@ static const struct {
     {"nanoTime", n_nanoTime},   {"exit", n_exit},           {"gc", n_gc},         {"argc", n_argc},
     {"arg", n_arg},             {"open", n_open},           {"read", n_read},     {"close", n_close},
     {"errorString", n_errorString},
+    {"checkIndex", n_checkIndex},   {"checkFromIndexSize", n_checkFromIndexSize}, {"rangeCheck", n_rangeCheck},
+    {"throwArrayIndex", n_throwArrayIndex}, {"throwNew", n_throwNew},
 };
 
 vm_native_fn vm_native_lookup(const char *module, const char *name)

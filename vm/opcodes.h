@@ -214,9 +214,11 @@ typedef enum vm_okind {
     X(BALOAD, "baload",   iABC, K_RI,  K_RBA, K_RI, K__, VM_OPF_THROWS, "R[A] := int8(R[B][R[C]])")            \
     X(IALOAD, "iaload",   iABC, K_RI,  K_RIA, K_RI, K__, VM_OPF_THROWS, "R[A] := R[B][R[C]]  (int)")           \
     X(LALOAD, "laload",   iABC, K_RI,  K_RLA, K_RI, K__, VM_OPF_THROWS, "R[A] := R[B][R[C]]  (long)")          \
+    X(LALOADI, "laload",  iABC, K_RI,  K_RLA, K_U8, K__, VM_OPF_THROWS, "R[A] := R[B][C]  (long; C in 0..255)") \
     X(BASTORE, "bastore", iABC, K_RBA, K_RI,  K_RI, K__, VM_OPF_THROWS, "R[A][R[B]] := int8(R[C])")            \
     X(IASTORE, "iastore", iABC, K_RIA, K_RI,  K_RI, K__, VM_OPF_THROWS, "R[A][R[B]] := int32(R[C])")           \
     X(LASTORE, "lastore", iABC, K_RLA, K_RI,  K_RI, K__, VM_OPF_THROWS, "R[A][R[B]] := R[C]")                  \
+    X(LASTOREI, "lastore", iABC, K_RLA, K_U8, K_RI, K__, VM_OPF_THROWS, "R[A][B] := R[C]  (long; B in 0..255)") \
     /* multi-byte access to byte[] (Java's ByteArrayAccess / VarHandle views) */                                \
     X(LDLE64, "ldle64", iABC, K_RI,  K_RBA, K_RI, K__, VM_OPF_THROWS, "R[A] := little-endian long at R[B][R[C]..+7]") \
     X(LDLE32, "ldle32", iABC, K_RI,  K_RBA, K_RI, K__, VM_OPF_THROWS, "R[A] := little-endian int at R[B][R[C]..+3]")  \

@@ -19,6 +19,7 @@ static const char *const exc_classes[] = {
     [VM_EXC_STACK_OVERFLOW] = "java.lang.StackOverflowError",
     [VM_EXC_OOM] = "java.lang.OutOfMemoryError",
     [VM_EXC_IOOBE] = "java.lang.IndexOutOfBoundsException",
+    [VM_EXC_NAMED] = "",
     [VM_EXC_ILLEGAL_ARGUMENT] = "java.lang.IllegalArgumentException",
 };
 
@@ -37,9 +38,20 @@ int vm_throw(vm_t *vm, vm_exc e, const char *fmt, ...)
     return VM_EXCEPTION;
 }
 
+void vm_push_root(vm_t *vm, vm_obj **slot)
+{
+    if (vm->nroots == VM_MAX_ROOTS) {
+        fputs("minivm: too many C roots (VM_MAX_ROOTS)\n", stderr);
+        abort();
+    }
+    vm->roots[vm->nroots++] = slot;
+}
+
+void vm_pop_roots(vm_t *vm, uint32_t n) { vm->nroots = n > vm->nroots ? 0 : vm->nroots - n; }
+
 void vm_print_exception(const vm_t *vm, FILE *f)
 {
-    fprintf(f, "Exception in thread \"main\" %s", vm_exc_class(vm->exc));
+    fprintf(f, "Exception in thread \"main\" %s", vm->exc == VM_EXC_NAMED ? vm->exc_name : vm_exc_class(vm->exc));
     if (vm->exc_msg[0])
         fprintf(f, ": %s", vm->exc_msg);
     fputc('\n', f);

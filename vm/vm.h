@@ -22,6 +22,7 @@
 #define VM_MAX_REGS4    64         /* registers reachable from iABCD forms */
 #define VM_MAX_POOL     65536      /* entries in each program-wide pool (16-bit Bx) */
 #define VM_MAX_ARRAY    0x7ffffffd /* Java's largest array (Integer.MAX_VALUE - 2) */
+#define VM_MAX_ROOTS    16         /* C-held references (vm_push_root) */
 
 /* ---- types ---------------------------------------------------------------- */
 typedef enum vm_tkind {
@@ -202,6 +203,7 @@ typedef enum vm_exc {
     VM_EXC_STACK_OVERFLOW,   /* java.lang.StackOverflowError */
     VM_EXC_OOM,              /* java.lang.OutOfMemoryError */
     VM_EXC_IOOBE,            /* java.lang.IndexOutOfBoundsException */
+    VM_EXC_NAMED,            /* any other class, named in vm_t.exc_name (Sys.throwNew) */
     VM_EXC_ILLEGAL_ARGUMENT  /* java.lang.IllegalArgumentException */
 } vm_exc;
 
@@ -235,8 +237,12 @@ struct vm_t {
     /* the pending exception (or exit) */
     vm_exc exc;
     char exc_msg[256];
+    char exc_name[128];     /* the class of a VM_EXC_NAMED exception */
     char *exc_trace;        /* "\tat Module.method(file:line)\n" lines */
     int exit_status;
+    /* references held by C code across allocations (tests, embedders) */
+    vm_obj **roots[VM_MAX_ROOTS];
+    uint32_t nroots;
 };
 
 /* vm/vm.c */
@@ -249,6 +255,13 @@ int vm_throw(vm_t *vm, vm_exc e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/*
+ * Keep *slot alive (and the collector's view of it current) while C code
+ * holds a reference across allocations; pop in reverse order. At most
+ * VM_MAX_ROOTS at once.
+ */
+void vm_push_root(vm_t *vm, vm_obj **slot);
+void vm_pop_roots(vm_t *vm, uint32_t n);
 /* Print "Exception in thread "main" ..." and the trace to f. */
 void vm_print_exception(const vm_t *vm, FILE *f);
 
