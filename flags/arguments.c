@@ -1,18 +1,19 @@
 /*
- * flags/arguments.c — launcher option parsing (see arguments.h).
+ * flags/arguments.c — the launcher's start-up sequence (see arguments.h).
  *
- * The messages are HotSpot's, with "Java Virtual Machine" replaced by
- * "minivm". -XX: options are handled by the flag table (a later layer);
- * until then every -XX: option is unrecognised, as HotSpot says it.
+ * HotSpot models: runtime/arguments.cpp (parse, match_special_option_and_act,
+ * parse_options_environment_variable, parse_each_vm_init_arg, parse_xss) and
+ * the java launcher (java.c). The messages are HotSpot's, with "Java Virtual
+ * Machine" replaced by "minivm" in the closing lines.
  */
 #include "arguments.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static void fatal_tail(FILE *err)
+void args_print_fatal_tail(FILE *err)
 {
     fputs("Error: Could not create the " MVM_NAME ".\n"
           "Error: A fatal exception has occurred. Program will exit.\n",
@@ -23,11 +24,11 @@ void args_print_version(FILE *f)
 {
     fputs(MVM_NAME " version \"" MVM_VERSION "\"\n"
           MVM_NAME " Runtime Environment (build " MVM_VERSION ")\n"
-          MVM_NAME " 64-Bit VM (build " MVM_VERSION ", interpreted mode)\n",
+          MVM_VM_NAME " (build " MVM_VERSION ", interpreted mode)\n",
           f);
 }
 
-static void usage(FILE *f)
+void args_print_usage(FILE *f)
 {
     fputs("Usage: " MVM_NAME " [options] <program.mva> [args...]\n"
           "           (to run a program: its module's main method)\n"
@@ -40,106 +41,245 @@ static void usage(FILE *f)
           "    -Xmx<size>    set maximum heap size (e.g. -Xmx64m; suffixes k, m, g, t)\n"
           "    -Xss<size>    set the interpreter stack size (register stack; default 1m)\n"
           "    -Xint         interpreted mode only (no intrinsic stubs)\n"
+          "    -XX:+<flag> -XX:-<flag> -XX:<flag>=<value>\n"
+          "                  set a VM flag (-XX:+PrintFlagsFinal lists them)\n"
+          "    -XX:Flags=<file>\n"
+          "                  read VM flags from a file before the command line\n"
           "    -? -h -help   print this help message to the error stream\n"
           "    --help        print this help message to the output stream\n"
           "\n"
-          "See docs/cli.md for the full reference.\n",
+          " " MVM_TOOL_OPTIONS " in the environment holds options read before the command line.\n"
+          "See docs/cli.md and docs/flags.md for the full reference.\n",
           f);
 }
 
-int args_parse_size(const char *s, size_t *bytes)
+/* ---- memory sizes ----------------------------------------------------------------------------- */
+
+typedef enum size_check { SIZE_OK, SIZE_UNREADABLE, SIZE_TOO_SMALL, SIZE_TOO_BIG } size_check;
+
+/* HotSpot's parse_memory_size */
+static size_check parse_memory_size(const char *s, uint64_t *v, uint64_t min, uint64_t max)
 {
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno)
-        return -1;
-    unsigned shift = 0;
-    switch (*end) {
-    case '\0': break;
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
-    default: return -1;
-    }
-    if (*end != '\0')
-        return -1;
-    if (shift && v > (SIZE_MAX >> shift))
-        return -1;
-    *bytes = (size_t)v << shift;
-    return 0;
+    if (!flag_parse_julong(s, v))
+        return SIZE_UNREADABLE;
+    return *v < min ? SIZE_TOO_SMALL : *v > max ? SIZE_TOO_BIG : SIZE_OK;
 }
 
-arg_action args_parse(int argc, char **argv, mvm_args *a, FILE *out, FILE *err)
+static void describe_range_error(size_check c, FILE *err)
+{
+    if (c == SIZE_TOO_BIG)
+        fputs("The specified size exceeds the maximum representable size.\n", err);
+}
+
+/* ---- one VM option (from the environment or the command line) ---------------------------------- */
+
+static bool starts(const char *s, const char *prefix, const char **tail)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(s, prefix, n) != 0)
+        return false;
+    *tail = s + n;
+    return true;
+}
+
+/*
+ * HotSpot's parse_each_vm_init_arg for the options minivm has. -Xmx and -Xss
+ * set MaxHeapSize and ThreadStackSize with origin {command line} whatever
+ * their source, as HotSpot's FLAG_SET_CMDLINE does.
+ */
+static bool vm_option(const char *s, bool ignore, flag_origin origin, FILE *err)
+{
+    const char *tail;
+    uint64_t v;
+    if (starts(s, "-Xmx", &tail) || starts(s, "-XX:MaxHeapSize=", &tail)) {
+        size_check c = parse_memory_size(tail, &v, 1, SIZE_MAX);
+        if (c != SIZE_OK) {
+            fprintf(err, "Invalid maximum heap size: %s\n", s);
+            describe_range_error(c, err);
+            return false;
+        }
+        FLAG_SET_CMDLINE(MaxHeapSize, (size_t)v);
+    } else if (starts(s, "-Xss", &tail)) {
+        /* bytes up to 1 GiB, kept in KiB as ThreadStackSize */
+        size_check c = parse_memory_size(tail, &v, 0, (uint64_t)1 << 30);
+        if (c != SIZE_OK) {
+            fprintf(err, "Invalid thread stack size: %s\n", s);
+            describe_range_error(c, err);
+            return false;
+        }
+        FLAG_SET_CMDLINE(ThreadStackSize, (intx)((v + 1023) / 1024));
+    } else if (strcmp(s, "-Xint") == 0) {
+        /* HotSpot's set_mode_flags(_int): values change, origins do not. UseCompiler
+           false is what the stubs read: no machine code at all. */
+        FLAG_SET_DEFAULT(UseCompiler, false);
+    } else if (strcmp(s, "-Xmixed") == 0) {
+        FLAG_SET_DEFAULT(UseCompiler, true);
+    } else if (starts(s, "-XX:", &tail)) {
+        if (starts(tail, "Flags=", &tail)) /* read before everything else */
+            return true;
+        return flag_process_argument(s + 4, ignore, origin, err);
+    } else if (!ignore) {
+        fprintf(err, "Unrecognized option: %s\n", s);
+        return false;
+    }
+    return true;
+}
+
+/* ---- the pre-scan --------------------------------------------------------------------------- */
+
+typedef struct prescan {
+    const char *flags_file;   /* -XX:Flags= */
+    bool ignore_unrecognized; /* -XX:(+|-)IgnoreUnrecognizedVMOptions, the last one */
+    bool print_initial;       /* -XX:+PrintFlagsInitial */
+    const char *emulate_cpu;  /* -XX:EmulateCPU= */
+    const char *cpuinfo_file; /* -XX:CPUInfoFile= */
+} prescan;
+
+/* HotSpot's match_special_option_and_act, on a whole option */
+static void prescan_option(const char *s, prescan *p)
+{
+    const char *tail;
+    if (starts(s, "-XX:Flags=", &tail))
+        p->flags_file = tail;
+    else if (strcmp(s, "-XX:+IgnoreUnrecognizedVMOptions") == 0)
+        p->ignore_unrecognized = true;
+    else if (strcmp(s, "-XX:-IgnoreUnrecognizedVMOptions") == 0)
+        p->ignore_unrecognized = false;
+    else if (strcmp(s, "-XX:+PrintFlagsInitial") == 0)
+        p->print_initial = true;
+}
+
+/* minivm: the two flags that choose the target architecture, on an -XX option without "-XX:" */
+static void prescan_cpu(const char *arg, prescan *p)
+{
+    const char *tail;
+    if (starts(arg, "EmulateCPU=", &tail) || starts(arg, "EmulateCPU:=", &tail))
+        p->emulate_cpu = *tail ? tail : NULL;
+    else if (starts(arg, "CPUInfoFile=", &tail) || starts(arg, "CPUInfoFile:=", &tail))
+        p->cpuinfo_file = *tail ? tail : NULL;
+}
+
+static bool is_help(const char *s)
+{
+    return strcmp(s, "-help") == 0 || strcmp(s, "-?") == 0 || strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0;
+}
+
+/* HotSpot ignores the variable in a set-uid or set-gid process (os::have_special_privileges) */
+static bool special_privileges(void)
+{
+    return getuid() != geteuid() || getgid() != getegid();
+}
+
+/* ---- start-up --------------------------------------------------------------------------------- */
+
+arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, FILE *out, FILE *err)
 {
     memset(a, 0, sizeof *a);
-    FILE *print_version = NULL; /* -version: after every option was checked */
-    int i;
-    for (i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        if (s[0] != '-')
-            break;
-        if (strcmp(s, "-version") == 0 || strcmp(s, "--version") == 0) {
-            print_version = strcmp(s, "-version") == 0 ? err : out;
-        } else if (strcmp(s, "-showversion") == 0 || strcmp(s, "--show-version") == 0) {
-            a->show_version = strcmp(s, "-showversion") == 0 ? 1 : 2; /* --show-version: to out */
-        } else if (strcmp(s, "-help") == 0 || strcmp(s, "-?") == 0 || strcmp(s, "-h") == 0 ||
-                   strcmp(s, "--help") == 0) {
-            /* as the java launcher: --help to the output stream, the others to the error stream */
-            usage(strcmp(s, "--help") == 0 ? out : err);
-            return ARG_EXIT_OK;
-        } else if (strcmp(s, "-Xint") == 0) {
-            a->xint = 1;
-        } else if (strncmp(s, "-Xmx", 4) == 0) {
-            if (args_parse_size(s + 4, &a->heap_max) != 0 || a->heap_max == 0) {
-                fprintf(err, "Invalid maximum heap size: %s\n", s);
-                fatal_tail(err);
-                return ARG_EXIT_ERROR;
-            }
-            if (a->heap_max < 64 * 1024) {
-                fputs("Error occurred during initialization of VM\nToo small maximum heap\n", err);
-                return ARG_EXIT_ERROR;
-            }
-        } else if (strncmp(s, "-Xss", 4) == 0) {
-            if (args_parse_size(s + 4, &a->stack_size) != 0) {
-                fprintf(err, "Invalid thread stack size: %s\n", s);
-                fatal_tail(err);
-                return ARG_EXIT_ERROR;
-            }
-            if (a->stack_size != 0 && a->stack_size < 4096) { /* -Xss0: the default, as in HotSpot */
-                fprintf(err, "The Java thread stack size specified is too small. Specify at least 4k\n");
-                fatal_tail(err);
-                return ARG_EXIT_ERROR;
-            }
-        } else if (strncmp(s, "-XX:", 4) == 0) {
-            /* HotSpot names the option without its +/- */
-            const char *name = s + 4;
-            if (*name == '+' || *name == '-')
-                name++;
-            fprintf(err, "Unrecognized VM option '%s'\n", name);
-            fatal_tail(err);
-            return ARG_EXIT_ERROR;
-        } else {
-            fprintf(err, "Unrecognized option: %s\n", s);
-            fatal_tail(err);
-            return ARG_EXIT_ERROR;
+    flags_init(flags_host_arch());
+    vm_warning_stream(err);
+    flag_tokens env = {NULL, 0}, file = {NULL, 0};
+    arg_action result = ARG_EXIT_ERROR;
+
+    /* 1. the environment variable */
+    const char *env_text = getenv(MVM_TOOL_OPTIONS);
+    if (env_text && !special_privileges()) {
+        fprintf(err, "Picked up %s: %s\n", MVM_TOOL_OPTIONS, env_text);
+        if (flag_split_options(env_text, &env) != 0) {
+            fprintf(err, "Unmatched quote in %s\n", MVM_TOOL_OPTIONS);
+            goto fatal;
         }
     }
-    if (print_version) {
-        args_print_version(print_version);
-        return ARG_EXIT_OK;
+
+    /* the command-line options: up to the program file; java passes nothing after a help option */
+    int nopts = 1;
+    while (nopts < argc && argv[nopts][0] == '-' && !is_help(argv[nopts]))
+        nopts++;
+
+    /* 2. the pre-scan */
+    prescan p = {NULL, false, false, NULL, NULL};
+    for (size_t i = 0; i < env.n; i++)
+        prescan_option(env.v[i], &p);
+    for (int i = 1; i < nopts; i++)
+        prescan_option(argv[i], &p);
+    bool file_read = p.flags_file && flag_read_settings_file(p.flags_file, &file) == 0;
+    for (size_t i = 0; i < file.n; i++) /* the settings file, then the environment, then the command line */
+        prescan_cpu(file.v[i], &p);
+    for (size_t i = 0; i < env.n; i++)
+        if (strncmp(env.v[i], "-XX:", 4) == 0)
+            prescan_cpu(env.v[i] + 4, &p);
+    for (int i = 1; i < nopts; i++)
+        if (strncmp(argv[i], "-XX:", 4) == 0)
+            prescan_cpu(argv[i] + 4, &p);
+    flags_init(target_arch ? target_arch(p.emulate_cpu, p.cpuinfo_file) : flags_host_arch());
+
+    /* 3. */
+    if (p.print_initial) {
+        flags_print(out, false);
+        result = ARG_EXIT_OK;
+        goto done;
     }
-    if (i >= argc) {
-        usage(err);
-        return ARG_EXIT_ERROR;
+
+    /* 4. the settings file: every token is tried, then the verdict */
+    if (p.flags_file) {
+        if (!file_read) {
+            fprintf(err, "Could not open settings file %s\n", p.flags_file);
+            goto fatal;
+        }
+        bool ok = true;
+        for (size_t i = 0; i < file.n; i++)
+            ok &= flag_process_argument(file.v[i], p.ignore_unrecognized, FLAG_ORIGIN_CONFIG_FILE, err);
+        if (!ok)
+            goto fatal;
     }
-    if (a->show_version)
-        args_print_version(a->show_version == 2 ? out : err);
-    a->program = argv[i];
-    a->prog_argc = argc - i - 1;
-    a->prog_argv = argv + i + 1;
-    return ARG_RUN;
+    for (size_t i = 0; i < env.n; i++)
+        if (!vm_option(env.v[i], p.ignore_unrecognized, FLAG_ORIGIN_ENVIRON, err))
+            goto fatal;
+
+    int i;
+    for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "-version") == 0 || strcmp(s, "--version") == 0) {
+            a->version = strcmp(s, "-version") == 0 ? 1 : 2; /* --version: to the output stream */
+        } else if (strcmp(s, "-showversion") == 0 || strcmp(s, "--show-version") == 0) {
+            a->show_version = strcmp(s, "-showversion") == 0 ? 1 : 2;
+        } else if (is_help(s)) {
+            /* as the java launcher: --help to the output stream, the others to the error stream */
+            a->help = strcmp(s, "--help") == 0 ? 2 : 1;
+            break;
+        } else if (!vm_option(s, p.ignore_unrecognized, FLAG_ORIGIN_COMMAND_LINE, err)) {
+            goto fatal;
+        }
+    }
+
+    /* what HotSpot checks once every option is in */
+    if (flag_exists(FLAG_ID_SHA3IntrinsicPolicy)) {
+        const char *policy = FLAG(SHA3IntrinsicPolicy);
+        if (!policy || (strcmp(policy, "JDK-8359256") != 0 && strcmp(policy, "JDK26") != 0)) {
+            fprintf(err, "Unsupported SHA-3 intrinsic policy '%s', available policies are: JDK-8359256, JDK26\n",
+                    policy ? policy : "");
+            goto fatal;
+        }
+    }
+    if (FLAG(MaxHeapSize) < 64 * 1024) {
+        fputs("Error occurred during initialization of VM\nToo small maximum heap\n", err);
+        goto done;
+    }
+    if (FLAG(ThreadStackSize) != 0 && FLAG(ThreadStackSize) < 4) { /* 0: the default, as in HotSpot */
+        fputs("The Java thread stack size specified is too small. Specify at least 4k\n", err);
+        goto fatal;
+    }
+
+    if (!a->help && i < argc) {
+        a->program = argv[i];
+        a->prog_argc = argc - i - 1;
+        a->prog_argv = argv + i + 1;
+    }
+    result = ARG_RUN;
+    goto done;
+fatal:
+    args_print_fatal_tail(err);
+done:
+    flag_tokens_free(&env);
+    flag_tokens_free(&file);
+    return result;
 }

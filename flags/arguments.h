@@ -1,6 +1,8 @@
 /*
- * flags/arguments.h — the launcher's command line: standard and -X options
- * in front of the program file, with HotSpot's messages for bad ones.
+ * flags/arguments.h — the launcher's command line: standard options, -X
+ * options and -XX flags in front of the program file, from every source
+ * HotSpot reads them (a settings file, an environment variable, the command
+ * line), with HotSpot's messages for bad ones.
  *
  * flags/ depends on nothing else in minivm.
  */
@@ -10,31 +12,56 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "flags.h"
+
 #define MVM_NAME    "minivm"
 #define MVM_VERSION "0.1.0"
 
+/* minivm's JAVA_TOOL_OPTIONS: options read before the command line ({environment}) */
+#define MVM_TOOL_OPTIONS "MINIVM_TOOL_OPTIONS"
+
 typedef enum arg_action {
-    ARG_RUN,        /* run the program */
-    ARG_EXIT_OK,    /* -version, -help: done, exit 0 */
+    ARG_RUN,        /* go on: ergonomics, then PrintFlagsFinal, then help, version or the program
+                       (-Xint is FLAG(UseCompiler) == false: no stubs at all) */
+    ARG_EXIT_OK,    /* -XX:+PrintFlagsInitial: done, exit 0 */
     ARG_EXIT_ERROR  /* a bad option: message printed, exit 1 */
 } arg_action;
 
 typedef struct mvm_args {
-    size_t heap_max;      /* -Xmx, bytes; 0 = default */
-    size_t stack_size;    /* -Xss, bytes; 0 = default */
-    int show_version;     /* -showversion */
-    int xint;             /* -Xint */
-    const char *program;  /* the .mva file */
+    int help;             /* -help, -h, -?: 1 (usage to stderr); --help: 2 (to stdout) */
+    int version;          /* -version: 1 (to stderr); --version: 2 (to stdout) */
+    int show_version;     /* -showversion: 1; --show-version: 2 */
+    const char *program;  /* the .mva file, or NULL */
     int prog_argc;        /* arguments after it */
     char **prog_argv;
 } mvm_args;
 
-/* Parse argv; prints usage, version or errors to out/err as HotSpot does. */
-arg_action args_parse(int argc, char **argv, mvm_args *a, FILE *out, FILE *err);
+/*
+ * The architecture whose flags exist, given the values of -XX:EmulateCPU and
+ * -XX:CPUInfoFile (NULL when not given). The launcher passes the stubs/
+ * function that knows the CPU catalog; NULL means the host's.
+ */
+typedef flag_arch (*args_arch_fn)(const char *emulate_cpu, const char *cpuinfo_file);
 
-/* Parse a HotSpot memory size: digits with an optional k/m/g/t suffix. */
-int args_parse_size(const char *s, size_t *bytes);
+/*
+ * Read every option, HotSpot's way and order:
+ *   1. MINIVM_TOOL_OPTIONS ("Picked up MINIVM_TOOL_OPTIONS: ..." on err);
+ *   2. a pre-scan of it and of the command line, judging nothing:
+ *      -XX:Flags=, -XX:(+|-)IgnoreUnrecognizedVMOptions, -XX:+PrintFlagsInitial,
+ *      and (minivm) -XX:EmulateCPU= / -XX:CPUInfoFile=, also from the settings
+ *      file; target_arch picks the architecture, flags_init(arch);
+ *   3. -XX:+PrintFlagsInitial: print the declared defaults to out, ARG_EXIT_OK;
+ *   4. the settings file ({config file}), the environment ({environment}),
+ *      then the command line ({command line}) left to right; the first bad
+ *      option ends it (in a settings file, every token is tried first).
+ * The command-line options end at the program file or at a help option.
+ */
+arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, FILE *out, FILE *err);
 
 void args_print_version(FILE *f);
+void args_print_usage(FILE *f);
+
+/* "Error: Could not create the minivm." and the line after it: a VM that cannot start */
+void args_print_fatal_tail(FILE *f);
 
 #endif

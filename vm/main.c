@@ -10,17 +10,42 @@
 #include <string.h>
 
 #include "arguments.h"
+#include "ergonomics_hook.h"
+#include "flags.h"
 #include "vm.h"
 
 int main(int argc, char **argv)
 {
     mvm_args args;
-    switch (args_parse(argc, argv, &args, stdout, stderr)) {
+    switch (args_parse(argc, argv, &args, stubs_target_arch, stdout, stderr)) {
     case ARG_EXIT_OK: return 0;
     case ARG_EXIT_ERROR: return 1;
     case ARG_RUN: break;
     }
 
+    /* ---- CPU selection and ergonomics (stubs/): the flags take their final values ---- */
+    if (stubs_select_cpu_and_ergonomics(stderr) != 0)
+        return 1;
+
+    /* as HotSpot once the VM is created: the flags, then help or version, or the program */
+    if (FLAG(PrintFlagsFinal) || FLAG(PrintFlagsRanges))
+        flags_print(stdout, FLAG(PrintFlagsRanges));
+    if (args.help) {
+        args_print_usage(args.help == 2 ? stdout : stderr);
+        return 0;
+    }
+    if (args.version) {
+        args_print_version(args.version == 2 ? stdout : stderr);
+        return 0;
+    }
+    if (!args.program) {
+        args_print_usage(stderr);
+        return 1;
+    }
+    if (args.show_version)
+        args_print_version(args.show_version == 2 ? stdout : stderr);
+
+    stubs_note_program_start();
     char err[1024];
     vm_program *prog = vm_load_file(args.program, err, sizeof err);
     if (!prog) {
@@ -40,8 +65,8 @@ int main(int argc, char **argv)
     }
 
     vm_options opt = {
-        .heap_max = args.heap_max,
-        .stack_size = args.stack_size,
+        .heap_max = FLAG(MaxHeapSize),
+        .stack_size = (size_t)FLAG(ThreadStackSize) * 1024, /* 0: the default */
         .argc = args.prog_argc,
         .argv = args.prog_argv,
     };

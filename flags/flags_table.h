@@ -1,0 +1,104 @@
+/*
+ * flags/flags_table.h — every -XX flag of minivm, one line each, as HotSpot
+ * declares them (runtime/globals.hpp, cpu/<arch>/globals_<arch>.hpp):
+ *
+ *   F(type, Name, default, kind, group, range, "doc")
+ *
+ * type   bool, int, uint, intx, uintx, uint64_t, size_t, double, ccstr, ccstrlist
+ * kind   PRODUCT, DIAGNOSTIC (needs -XX:+UnlockDiagnosticVMOptions before it),
+ *        EXPERIMENTAL (needs -XX:+UnlockExperimentalVMOptions), DEVELOP (debug
+ *        builds only: minivm has none, and a product build rejects them)
+ * group  NONE, C1, C2 or PD, printed before the kind as HotSpot does
+ *        ({C2 product}, {pd product}); every flag of a per-architecture table
+ *        also gets ARCH ({ARCH product})
+ * range  RANGE(min, max) or NO_RANGE: values outside are rejected with
+ *        "intx Name=9 is outside the allowed range [ 0 ... 4 ]"
+ *
+ * MVM_FLAGS are the shared flags. MVM_FLAGS_AARCH64 and MVM_FLAGS_X86_64 exist
+ * only when that architecture is the target: the host's, or the one of the CPU
+ * named by -XX:EmulateCPU / -XX:CPUInfoFile (see flags.h, start-up).
+ *
+ * Doc strings are HotSpot's where the flag is HotSpot's; "minivm:" notes how
+ * minivm uses it. docs/flags.md is generated from this file (tests/flag_doc.c).
+ */
+#ifndef MINIVM_FLAGS_TABLE_H
+#define MINIVM_FLAGS_TABLE_H
+
+/* clang-format off */
+#define MVM_FLAGS(F)                                                                                      \
+    /* ---- flag handling ---------------------------------------------------------------------- */   \
+    F(bool, UnlockDiagnosticVMOptions, false, DIAGNOSTIC, NONE, NO_RANGE,                                 \
+      "Enable normal processing of flags relating to field diagnostics")                                  \
+    F(bool, UnlockExperimentalVMOptions, false, EXPERIMENTAL, NONE, NO_RANGE,                             \
+      "Enable normal processing of flags relating to experimental features")                              \
+    F(bool, IgnoreUnrecognizedVMOptions, false, PRODUCT, NONE, NO_RANGE,                                  \
+      "Ignore unrecognized VM options")                                                                   \
+    F(bool, PrintFlagsFinal, false, PRODUCT, NONE, NO_RANGE,                                              \
+      "Print all VM flags after argument and ergonomic processing")                                       \
+    F(bool, PrintFlagsInitial, false, PRODUCT, NONE, NO_RANGE,                                            \
+      "Print all VM flags before argument processing and exit VM")                                        \
+    F(bool, PrintFlagsRanges, false, PRODUCT, NONE, NO_RANGE,                                             \
+      "Print VM flags and their ranges")                                                                  \
+    F(bool, PrintWarnings, true, PRODUCT, NONE, NO_RANGE,                                                 \
+      "Print JVM warnings to output stream")                                                              \
+    /* ---- SHA intrinsics ----------------------------------------------------------------------- */   \
+    F(bool, UseSHA, false, PRODUCT, NONE, NO_RANGE,                                                       \
+      "Control whether SHA instructions are used when available")                                         \
+    F(bool, UseSHA1Intrinsics, false, DIAGNOSTIC, NONE, NO_RANGE,                                         \
+      "Use intrinsics for SHA-1 crypto hash function. Requires that UseSHA is enabled.")                  \
+    F(bool, UseSHA256Intrinsics, false, DIAGNOSTIC, NONE, NO_RANGE,                                       \
+      "Use intrinsics for SHA-224 and SHA-256 crypto hash functions. Requires that UseSHA is enabled.")   \
+    F(bool, UseSHA512Intrinsics, false, DIAGNOSTIC, NONE, NO_RANGE,                                       \
+      "Use intrinsics for SHA-384 and SHA-512 crypto hash functions. Requires that UseSHA is enabled.")   \
+    F(bool, UseSHA3Intrinsics, false, DIAGNOSTIC, NONE, NO_RANGE,                                         \
+      "Use intrinsics for SHA3 crypto hash function. Requires that UseSHA is enabled.")                   \
+    F(ccstrlist, DisableIntrinsic, "", DIAGNOSTIC, NONE, NO_RANGE,                                        \
+      "do not expand intrinsics whose (internal) names appear here")                                      \
+    F(bool, PrintIntrinsics, false, DIAGNOSTIC, C2, NO_RANGE,                                             \
+      "prints attempted and successful inlining of intrinsics")                                           \
+    F(bool, PrintStubCode, false, DIAGNOSTIC, NONE, NO_RANGE,                                             \
+      "Print generated stub code")                                                                        \
+    /* ---- code generation ---------------------------------------------------------------------- */   \
+    F(bool, UseCompiler, true, PRODUCT, NONE, NO_RANGE,                                                   \
+      "Use Just-In-Time compilation. minivm: false (also set by -Xint) means no machine-code stub "       \
+      "at all, every @IntrinsicCandidate method runs its bytecode")                                       \
+    F(intx, TieredStopAtLevel, 4, PRODUCT, NONE, RANGE(0, 4),                                             \
+      "Stop at given compilation level. minivm: accepted and range-checked; minivm has no tiers")         \
+    F(uintx, CodeCacheSegmentSize, 64, EXPERIMENTAL, PD, RANGE(1, 1024),                                  \
+      "Code cache segment size (in bytes) - smallest unit of allocation")                                 \
+    F(bool, PreserveFramePointer, false, PRODUCT, PD, NO_RANGE,                                           \
+      "Use the FP register for holding the frame pointer and not as a general purpose register.")         \
+    F(bool, UseFPUForSpilling, false, PRODUCT, C2, NO_RANGE,                                              \
+      "Spill integer registers to FPU instead of stack when possible")                                    \
+    /* ---- memory (-Xmx and -Xss set these) ----------------------------------------------------- */   \
+    F(size_t, MaxHeapSize, (size_t)1 << 30, PRODUCT, NONE, RANGE(0, SIZE_MAX),                            \
+      "Maximum heap size (in bytes). minivm: the heap limit (-Xmx); default 1 GiB")                        \
+    F(intx, ThreadStackSize, 1024, PRODUCT, PD, RANGE(0, 1048576),                                        \
+      "Thread Stack Size (in Kbytes). minivm: the interpreter's register stack (-Xss); 0 means the "      \
+      "default, 1024")                                                                                    \
+    /* ---- minivm extensions: CPU selection --------------------------------------------------- */   \
+    F(ccstr, EmulateCPU, NULL, DIAGNOSTIC, NONE, NO_RANGE,                                                \
+      "minivm: replace CPU detection with a built-in CPU model (e.g. apple-m4, neoverse-n1); its "        \
+      "architecture's flags and ergonomics apply even on another host")                                   \
+    F(ccstr, CPUInfoFile, NULL, DIAGNOSTIC, NONE, NO_RANGE,                                               \
+      "minivm: detect the CPU from this /proc/cpuinfo text instead of the host")                          \
+    F(bool, PrintCPUFeatures, false, DIAGNOSTIC, NONE, NO_RANGE,                                          \
+      "minivm: print the CPU that was detected or emulated and its features")
+
+#define MVM_FLAGS_AARCH64(F)                                                                              \
+    F(bool, UseSIMDForSHA3Intrinsic, true, PRODUCT, NONE, NO_RANGE,                                       \
+      "Use SIMD SHA3 instructions for SHA3 intrinsic")                                                    \
+    F(ccstr, SHA3IntrinsicPolicy, "JDK-8359256", DIAGNOSTIC, NONE, NO_RANGE,                              \
+      "minivm: the rules AArch64 ergonomics follow for the SHA-3 intrinsic defaults: JDK-8359256 "        \
+      "(the newest) or JDK26 (before it)")
+
+#define MVM_FLAGS_X86_64(F)                                                                               \
+    F(intx, UseAVX, 3, PRODUCT, NONE, RANGE(0, 99),                                                       \
+      "Highest supported AVX instructions set on x86/x64")                                                \
+    F(bool, UseBMI1Instructions, false, PRODUCT, NONE, NO_RANGE,                                          \
+      "Use BMI1 instructions")                                                                            \
+    F(bool, UseBMI2Instructions, false, PRODUCT, NONE, NO_RANGE,                                          \
+      "Use BMI2 instructions")
+/* clang-format on */
+
+#endif /* MINIVM_FLAGS_TABLE_H */

@@ -1,0 +1,133 @@
+/*
+ * stubs/aarch64/ergonomics_aarch64.c — AArch64 SHA ergonomics, as HotSpot's
+ * cpu/aarch64/vm_version_aarch64.cpp (VM_Version::initialize).
+ *
+ * The rules are HotSpot's, statement by statement; the SHA-3 choices that
+ * changed between JDK releases are data: one table per policy, selected by
+ * -XX:SHA3IntrinsicPolicy (a minivm extension). docs/flags.md shows the
+ * tables and what each seed CPU ends with under each.
+ */
+#include <string.h>
+
+#include "cpu_aarch64.h"
+#include "ergonomics.h"
+#include "flags.h"
+
+#define ANY_IMPLEMENTER 0xffffffffu
+
+/*
+ * When UseSHA is on and the CPU has the sha3 instructions, the first row
+ * whose implementer matches gives the defaults of UseSHA3Intrinsics and
+ * UseSIMDForSHA3Intrinsic (each applied only while the flag is still at its
+ * default: a user's choice always wins).
+ */
+typedef struct sha3_policy_row {
+    uint32_t implementer;
+    bool use_sha3_intrinsics;
+    bool use_simd;
+} sha3_policy_row;
+
+typedef struct sha3_policy {
+    const char *name;
+    bool simd_declared;         /* UseSIMDForSHA3Intrinsic's default in globals_aarch64.hpp */
+    const sha3_policy_row *rows;
+} sha3_policy;
+
+/* JDK-8359256 (the newest): SIMD only on Apple silicon, where it is faster;
+   elsewhere the GPR stub is the SHA-3 intrinsic (when enabled). */
+static const sha3_policy_row rows_8359256[] = {
+    /* implementer       UseSHA3Intrinsics  UseSIMDForSHA3Intrinsic */
+    {0x61 /* Apple */,   true,              true},
+    {ANY_IMPLEMENTER,    false,             false},
+};
+
+/* JDK 26 before JDK-8359256: SHA-3 intrinsic on by default on Apple (and
+   Qualcomm since JDK 26), always the SIMD stub unless told otherwise. */
+static const sha3_policy_row rows_jdk26[] = {
+    /* implementer        UseSHA3Intrinsics  UseSIMDForSHA3Intrinsic */
+    {0x61 /* Apple */,    true,              true},
+    {0x51 /* Qualcomm */, true,              true},
+    {ANY_IMPLEMENTER,     false,             true},
+};
+
+static const sha3_policy policies[] = {
+    {"JDK-8359256", false, rows_8359256},
+    {"JDK26", true, rows_jdk26},
+};
+
+const char *a64_sha3_policy_names(void) { return "JDK-8359256, JDK26"; }
+
+static const sha3_policy_row *policy_row(const sha3_policy *p, uint32_t implementer)
+{
+    const sha3_policy_row *r = p->rows;
+    while (r->implementer != ANY_IMPLEMENTER && r->implementer != implementer)
+        r++;
+    return r;
+}
+
+bool a64_sha_ergonomics(const cpu_info *cpu)
+{
+    const sha3_policy *policy = NULL;
+    const char *want = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
+    for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+        if (strcmp(policies[i].name, want) == 0)
+            policy = &policies[i];
+    if (!policy)
+        return false;
+
+    bool sha1 = cpu_has(cpu, A64_CPU_SHA1), sha256 = cpu_has(cpu, A64_CPU_SHA2);
+    bool sha3 = cpu_has(cpu, A64_CPU_SHA3), sha512 = cpu_has(cpu, A64_CPU_SHA512);
+    const sha3_policy_row *row = policy_row(policy, cpu->aarch64.implementer);
+
+    if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic))
+        FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, policy->simd_declared);
+
+    if (sha1 || sha256 || sha3 || sha512) {
+        if (FLAG_IS_DEFAULT(UseSHA))
+            FLAG_SET_DEFAULT(UseSHA, true);
+    } else if (FLAG(UseSHA)) {
+        vm_warning("SHA instructions are not available on this CPU");
+        FLAG_SET_DEFAULT(UseSHA, false);
+    }
+
+    if (FLAG(UseSHA) && sha1) {
+        if (FLAG_IS_DEFAULT(UseSHA1Intrinsics))
+            FLAG_SET_DEFAULT(UseSHA1Intrinsics, true);
+    } else if (FLAG(UseSHA1Intrinsics)) {
+        vm_warning("Intrinsics for SHA-1 crypto hash functions not available on this CPU.");
+        FLAG_SET_DEFAULT(UseSHA1Intrinsics, false);
+    }
+
+    if (FLAG(UseSHA) && sha256) {
+        if (FLAG_IS_DEFAULT(UseSHA256Intrinsics))
+            FLAG_SET_DEFAULT(UseSHA256Intrinsics, true);
+    } else if (FLAG(UseSHA256Intrinsics)) {
+        vm_warning("Intrinsics for SHA-224 and SHA-256 crypto hash functions not available on this CPU.");
+        FLAG_SET_DEFAULT(UseSHA256Intrinsics, false);
+    }
+
+    if (FLAG(UseSHA) && sha3) {
+        if (row->use_sha3_intrinsics && FLAG_IS_DEFAULT(UseSHA3Intrinsics))
+            FLAG_SET_DEFAULT(UseSHA3Intrinsics, true);
+        if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic))
+            FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, row->use_simd);
+    } else if (FLAG(UseSHA3Intrinsics) && FLAG(UseSIMDForSHA3Intrinsic)) {
+        /* without sha3 only the GPR stub can serve: -XX:-UseSIMDForSHA3Intrinsic */
+        vm_warning("Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not available "
+                   "on this CPU.");
+        FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
+    }
+
+    if (FLAG(UseSHA) && sha512) {
+        if (FLAG_IS_DEFAULT(UseSHA512Intrinsics))
+            FLAG_SET_DEFAULT(UseSHA512Intrinsics, true);
+    } else if (FLAG(UseSHA512Intrinsics)) {
+        vm_warning("Intrinsics for SHA-384 and SHA-512 crypto hash functions not available on this CPU.");
+        FLAG_SET_DEFAULT(UseSHA512Intrinsics, false);
+    }
+
+    if (!(FLAG(UseSHA1Intrinsics) || FLAG(UseSHA256Intrinsics) || FLAG(UseSHA3Intrinsics) ||
+          FLAG(UseSHA512Intrinsics)))
+        FLAG_SET_DEFAULT(UseSHA, false);
+    return true;
+}

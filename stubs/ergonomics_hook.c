@@ -1,0 +1,84 @@
+/*
+ * stubs/ergonomics_hook.c — the launcher's calls into stubs/ while the VM
+ * starts (see ergonomics_hook.h): the target architecture, CPU selection
+ * (detected, -XX:EmulateCPU, -XX:CPUInfoFile), -XX:+PrintCPUFeatures, and the
+ * per-architecture ergonomics (stubs/<arch>/ergonomics_<arch>.c).
+ */
+#include "ergonomics_hook.h"
+
+#include "cpu.h"
+#include "ergonomics.h"
+
+/* Part of the stub table's start-up state: written once, before any program runs. */
+static struct {
+    cpu_info cpu;
+    bool what_if; /* the selected CPU's architecture is not the host's */
+} stub_cpu;
+
+/* SHA-3 stubs of this build for the host (none yet: they arrive with the stub generators). */
+static bool sha3_stub_available(bool simd)
+{
+    (void)simd;
+    return false;
+}
+
+flag_arch stubs_target_arch(const char *emulate_cpu, const char *cpuinfo_file)
+{
+    cpu_info info;
+    char err[256];
+    bool known = emulate_cpu   ? cpu_emulate(emulate_cpu, &info, err, sizeof err)
+                 : cpuinfo_file ? cpu_from_cpuinfo_file(cpuinfo_file, &info, err, sizeof err)
+                               : false;
+    /* an unknown CPU or an unreadable file: the host's flags; CPU selection reports the error */
+    if (!known)
+        return flags_host_arch();
+    return info.arch == CPU_ARCH_AARCH64 ? FLAG_ARCH_AARCH64 : FLAG_ARCH_X86_64;
+}
+
+int stubs_select_cpu_and_ergonomics(FILE *err)
+{
+    cpu_info *cpu = &stub_cpu.cpu;
+    char msg[1024] = "";
+    bool ok;
+    if (FLAG(EmulateCPU))
+        ok = cpu_emulate(FLAG(EmulateCPU), cpu, msg, sizeof msg);
+    else if (FLAG(CPUInfoFile))
+        ok = cpu_from_cpuinfo_file(FLAG(CPUInfoFile), cpu, msg, sizeof msg);
+    else
+        ok = cpu_detect_host(cpu);
+    if (!ok && (FLAG(EmulateCPU) || FLAG(CPUInfoFile))) {
+        fprintf(err, "Error occurred during initialization of VM\n%s\n", msg);
+        return -1;
+    }
+    if (!ok)
+        return 0; /* a host architecture minivm has no CPU support for: no ergonomics, no stubs */
+    stub_cpu.what_if = cpu->arch != cpu_host_arch();
+    if (FLAG(PrintCPUFeatures))
+        cpu_print(cpu, stdout);
+    if (cpu->arch == CPU_ARCH_AARCH64)
+        a64_sha_ergonomics(cpu);
+    else
+        x64_sha_ergonomics(cpu);
+    /*
+     * An intrinsic flag that ends true means its stub runs. In what-if mode the
+     * flags show the emulated CPU's choice (that is the point of the mode) and
+     * stubs_note_program_start says no stub runs; otherwise a flag whose stub
+     * this build lacks ends false, with HotSpot's warning.
+     */
+    if (!stub_cpu.what_if && FLAG(UseSHA3Intrinsics) &&
+        !sha3_stub_available(cpu->arch == CPU_ARCH_AARCH64 && FLAG(UseSIMDForSHA3Intrinsic))) {
+        vm_warning("Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not available "
+                   "on this CPU.");
+        FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
+    }
+    return 0;
+}
+
+void stubs_note_program_start(void)
+{
+    if (!stub_cpu.what_if || !FLAG(UseSHA3Intrinsics))
+        return;
+    vm_warning("%s is emulated on an %s host: no %s stub runs here, intrinsic candidates run their bytecode",
+               stub_cpu.cpu.origin_name[0] ? stub_cpu.cpu.origin_name : "the CPU",
+               cpu_arch_name(cpu_host_arch()), cpu_arch_name(stub_cpu.cpu.arch));
+}
