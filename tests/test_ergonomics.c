@@ -1,0 +1,501 @@
+/*
+ * tests/test_ergonomics.c — the SHA ergonomics end to end (suite 'cli'):
+ * build/minivm -XX:+UnlockDiagnosticVMOptions <case> -XX:+PrintFlagsFinal -version,
+ * with the value and origin of UseSHA, UseSHA1Intrinsics, UseSHA256Intrinsics,
+ * UseSHA512Intrinsics, UseSHA3Intrinsics, UseSIMDForSHA3Intrinsic read from the
+ * listing and stderr compared exactly (the warnings, each once).
+ *
+ *  1. The seed table: every seed CPU of ../shared/seeds/000_*.txt, selected by
+ *     -XX:EmulateCPU and (where tests/data/cpuinfo/ has its head) by
+ *     -XX:CPUInfoFile, under the default policy (JDK-8359256), the same named
+ *     explicitly, and -XX:SHA3IntrinsicPolicy=JDK26. Under JDK26 the values are
+ *     the seed's own `PrintFlagsFinal | grep SHA` dumps (JDK 25), origins {default}.
+ *  2. The rules the HotSpot jtreg tests encode (REFERENCE.md §3,
+ *     test/hotspot/jtreg/compiler/intrinsics/sha/cli/) for each SHA flag on a
+ *     supported and an unsupported emulated CPU, and minivm's x86-64 policy
+ *     (HotSpot 17's rules; no x86-64 SHA-3 stub).
+ *  3. The what-if mode (an AArch64 CPU emulated on an x86-64 host), the
+ *     done-criterion command line, CPU-selection errors, -XX:+PrintCPUFeatures.
+ *
+ * The expected flags are a 6-letter string in the order UseSHA, SHA1, SHA256,
+ * SHA512, SHA3, UseSIMDForSHA3Intrinsic: T/F = true/false {default},
+ * t/f = true/false {command line}, x = the flag does not exist (x86-64).
+ *
+ * On an AArch64 host an emulated AArch64 CPU is not "what-if": there a SHA-3
+ * flag whose stub this build lacks ends false (the honest-flags rule), so the
+ * cases expecting UseSHA3Intrinsics true, or the what-if warning, are skipped.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#define UNLOCK "-XX:+UnlockDiagnosticVMOptions"
+#define FINAL  "-XX:+PrintFlagsFinal"
+#define JDK26  "-XX:SHA3IntrinsicPolicy=JDK26"
+#define J8359  "-XX:SHA3IntrinsicPolicy=JDK-8359256"
+#define A53    "-XX:EmulateCPU=cortex-a53"
+#define NV2    "-XX:EmulateCPU=neoverse-v2"
+#define M4     "-XX:EmulateCPU=apple-m4"
+#define ZEN3   "-XX:EmulateCPU=zen3"
+#define HASWELL "-XX:EmulateCPU=haswell"
+#define ICELAKE "-XX:EmulateCPU=icelake-server"
+
+/* -version prints to stderr, after the start-up warnings (as java -version) */
+#define VERSION                                          \
+    "minivm version \"0.1.0\"\n"                         \
+    "minivm Runtime Environment (build 0.1.0)\n"         \
+    "minivm 64-Bit VM (build 0.1.0, interpreted mode)\n"
+
+#define WARN(text) "minivm 64-Bit VM warning: " text "\n"
+#define W_SHA    WARN("SHA instructions are not available on this CPU")
+#define W_SHA1   WARN("Intrinsics for SHA-1 crypto hash functions not available on this CPU.")
+#define W_SHA256 WARN("Intrinsics for SHA-224 and SHA-256 crypto hash functions not available on this CPU.")
+#define W_SHA512 WARN("Intrinsics for SHA-384 and SHA-512 crypto hash functions not available on this CPU.")
+#define W_SHA3                                                                                                   \
+    WARN("Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not available on this " \
+         "CPU.")
+
+static const char *const flag_names[6] = {"UseSHA",          "UseSHA1Intrinsics", "UseSHA256Intrinsics",
+                                          "UseSHA512Intrinsics", "UseSHA3Intrinsics", "UseSIMDForSHA3Intrinsic"};
+
+typedef struct erg_case {
+    const char *name;
+    const char *argv[10]; /* between UNLOCK and FINAL -version */
+    const char *want;     /* 6 letters, see the header */
+    const char *err;      /* the warnings on stderr, exactly, before VERSION ("" = silent) */
+} erg_case;
+
+/* ---- 1. The seed table ------------------------------------------------------------------------ */
+
+typedef struct seed_cpu {
+    const char *cpu;     /* -XX:EmulateCPU name */
+    const char *cpuinfo; /* tests/data/cpuinfo/ file, or NULL (macOS: no /proc/cpuinfo) */
+    const char *jdk26;   /* the seed's dump (JDK 25 = the JDK26 policy) */
+    const char *j8359;   /* after JDK-8359256: UseSIMDForSHA3Intrinsic false except on Apple */
+} seed_cpu;
+
+static const seed_cpu seeds[] = {
+    /* "**Cortex-A53 (RPi3)**": Features fp asimd evtstrm crc32 cpuid; dump: UseSHA = false,
+       SHA1 = false, SHA256 = false, SHA3 = false, SHA512 = false, UseSIMDForSHA3Intrinsic = true */
+    {"cortex-a53", "cortex-a53.txt", "FFFFFT", "FFFFFF"},
+    /* "**Cortex-A72 (G1)**": sha1 sha2; dump: true, true, true, SHA3 false, SHA512 false, SIMD true */
+    {"cortex-a72", "cortex-a72.txt", "TTTFFT", "TTTFFF"},
+    /* "**ARM Neoverse N1 (G2)**": sha1 sha2; dump: true, true, true, SHA3 false, SHA512 false, SIMD true */
+    {"neoverse-n1", "neoverse-n1.txt", "TTTFFT", "TTTFFF"},
+    /* "**ARM Neoverse V1 (G3)**": sha1 sha2 sha3 sha512; dump: true, true, true, SHA3 false,
+       SHA512 true, SIMD true */
+    {"neoverse-v1", "neoverse-v1.txt", "TTTTFT", "TTTTFF"},
+    /* "**ARM Neoverse V2 (G4)**": sha1 sha2 sha3 sha512; dump: true, true, true, SHA3 false,
+       SHA512 true, SIMD true */
+    {"neoverse-v2", "neoverse-v2.txt", "TTTTFT", "TTTTFF"},
+    /* "**Apple M1**": the seed has benchmarks but no PrintFlagsFinal dump; M1 has FEAT_SHA3 and
+       FEAT_SHA512 like the M4, so the rules give the M4's values (Apple row of both tables) */
+    {"apple-m1", NULL, "TTTTTT", "TTTTTT"},
+    /* "**Apple M4**": dump: UseSHA true, SHA1 true, SHA256 true, SHA3 true, SHA512 true, SIMD true */
+    {"apple-m4", NULL, "TTTTTT", "TTTTTT"},
+};
+#define NSEEDS (sizeof seeds / sizeof seeds[0])
+#define SEED_CASES (NSEEDS * 2 * 3)
+
+static erg_case seed_cases[SEED_CASES];
+static char seed_names[SEED_CASES][96];
+static char seed_args[SEED_CASES][2][512];
+
+/* Fills seed_cases; returns how many (CPUs without a cpuinfo head have no CPUInfoFile cases). */
+static size_t make_seed_cases(void)
+{
+    static const char *const policies[3] = {NULL, J8359, JDK26};
+    static const char *const policy_names[3] = {"default", "JDK-8359256", "JDK26"};
+    size_t n = 0;
+    for (size_t s = 0; s < NSEEDS; s++)
+        for (int src = 0; src < 2; src++) {
+            if (src == 1 && !seeds[s].cpuinfo)
+                continue;
+            for (int p = 0; p < 3; p++) {
+                erg_case *c = &seed_cases[n];
+                snprintf(seed_names[n], sizeof seed_names[n], "seed_%s_%s_%s", seeds[s].cpu,
+                         src ? "cpuinfo" : "emulate", policy_names[p]);
+                if (src)
+                    snprintf(seed_args[n][0], sizeof seed_args[n][0], "-XX:CPUInfoFile=%s/%s",
+                             tu_source_path("tests/data/cpuinfo"), seeds[s].cpuinfo);
+                else
+                    snprintf(seed_args[n][0], sizeof seed_args[n][0], "-XX:EmulateCPU=%s", seeds[s].cpu);
+                c->name = seed_names[n];
+                c->argv[0] = seed_args[n][0];
+                c->argv[1] = policies[p];
+                c->want = p == 2 ? seeds[s].jdk26 : seeds[s].j8359;
+                c->err = ""; /* -version runs no program: not even the what-if warning */
+                n++;
+            }
+        }
+    return n;
+}
+
+/* ---- 2. The jtreg rules and the x86-64 policy ---------------------------------------------------- */
+
+static const erg_case rule_cases[] = {
+    /* -- UseSHA1Intrinsics: supported apple-m4 and neoverse-v2, unsupported cortex-a53 -- */
+    {"sha1_supported_plus_no_warning", {M4, "-XX:+UseSHA1Intrinsics"}, "TtTTTT", ""},
+    {"sha1_supported_plus_no_warning_v2", {NV2, "-XX:+UseSHA1Intrinsics"}, "TtTTFF", ""},
+    {"sha1_supported_minus_false", {M4, "-XX:-UseSHA1Intrinsics"}, "TfTTTT", ""},
+    {"sha1_supported_nosha_plus_warns", {M4, "-XX:-UseSHA", "-XX:+UseSHA1Intrinsics"}, "ffFFFF", W_SHA1},
+    {"sha1_supported_plus_nosha_false", {NV2, "-XX:+UseSHA1Intrinsics", "-XX:-UseSHA"}, "ffFFFF", W_SHA1},
+    {"sha1_unsupported_minus_silent", {A53, "-XX:-UseSHA1Intrinsics"}, "FfFFFF", ""},
+    {"sha1_unsupported_nosha_plus_warns", {A53, "-XX:-UseSHA", "-XX:+UseSHA1Intrinsics"}, "ffFFFF", W_SHA1},
+    {"sha1_unsupported_plus_false", {A53, "-XX:+UseSHA1Intrinsics"}, "FfFFFF", W_SHA1},
+    /* -- UseSHA256Intrinsics -- */
+    {"sha256_supported_plus_no_warning", {M4, "-XX:+UseSHA256Intrinsics"}, "TTtTTT", ""},
+    {"sha256_supported_plus_no_warning_v2", {NV2, "-XX:+UseSHA256Intrinsics"}, "TTtTFF", ""},
+    {"sha256_supported_minus_false", {M4, "-XX:-UseSHA256Intrinsics"}, "TTfTTT", ""},
+    {"sha256_supported_nosha_plus_warns", {M4, "-XX:-UseSHA", "-XX:+UseSHA256Intrinsics"}, "fFfFFF", W_SHA256},
+    {"sha256_supported_plus_nosha_false", {NV2, "-XX:+UseSHA256Intrinsics", "-XX:-UseSHA"}, "fFfFFF", W_SHA256},
+    {"sha256_unsupported_minus_silent", {A53, "-XX:-UseSHA256Intrinsics"}, "FFfFFF", ""},
+    {"sha256_unsupported_nosha_plus_warns", {A53, "-XX:-UseSHA", "-XX:+UseSHA256Intrinsics"}, "fFfFFF", W_SHA256},
+    {"sha256_unsupported_plus_false", {A53, "-XX:+UseSHA256Intrinsics"}, "FFfFFF", W_SHA256},
+    /* -- UseSHA512Intrinsics (cortex-a72: sha1/sha2 but no sha512 is unsupported too) -- */
+    {"sha512_supported_plus_no_warning", {M4, "-XX:+UseSHA512Intrinsics"}, "TTTtTT", ""},
+    {"sha512_supported_plus_no_warning_v2", {NV2, "-XX:+UseSHA512Intrinsics"}, "TTTtFF", ""},
+    {"sha512_supported_minus_false", {M4, "-XX:-UseSHA512Intrinsics"}, "TTTfTT", ""},
+    {"sha512_supported_nosha_plus_warns", {M4, "-XX:-UseSHA", "-XX:+UseSHA512Intrinsics"}, "fFFfFF", W_SHA512},
+    {"sha512_supported_plus_nosha_false", {NV2, "-XX:+UseSHA512Intrinsics", "-XX:-UseSHA"}, "fFFfFF", W_SHA512},
+    {"sha512_unsupported_minus_silent", {A53, "-XX:-UseSHA512Intrinsics"}, "FFFfFF", ""},
+    {"sha512_unsupported_nosha_plus_warns", {A53, "-XX:-UseSHA", "-XX:+UseSHA512Intrinsics"}, "fFFfFF", W_SHA512},
+    {"sha512_unsupported_plus_false", {A53, "-XX:+UseSHA512Intrinsics"}, "FFFfFF", W_SHA512},
+    {"sha512_unsupported_a72_plus_false", {"-XX:EmulateCPU=cortex-a72", "-XX:+UseSHA512Intrinsics"}, "TTTfFF",
+     W_SHA512},
+
+    /* -- UseSHA3Intrinsics, JDK26 policy (UseSIMDForSHA3Intrinsic declared true: the SIMD stub,
+          which needs the sha3 instructions) -- */
+    {"sha3_jdk26_supported_plus_no_warning", {M4, JDK26, "-XX:+UseSHA3Intrinsics"}, "TTTTtT", ""},
+    {"sha3_jdk26_supported_plus_no_warning_v2", {NV2, JDK26, "-XX:+UseSHA3Intrinsics"}, "TTTTtT", ""},
+    {"sha3_jdk26_supported_minus_false", {M4, JDK26, "-XX:-UseSHA3Intrinsics"}, "TTTTfT", ""},
+    {"sha3_jdk26_supported_nosha_plus_warns", {M4, JDK26, "-XX:-UseSHA", "-XX:+UseSHA3Intrinsics"}, "fFFFfT",
+     W_SHA3},
+    {"sha3_jdk26_supported_plus_nosha_false", {NV2, JDK26, "-XX:+UseSHA3Intrinsics", "-XX:-UseSHA"}, "fFFFfT",
+     W_SHA3},
+    {"sha3_jdk26_unsupported_minus_silent", {A53, JDK26, "-XX:-UseSHA3Intrinsics"}, "FFFFfT", ""},
+    {"sha3_jdk26_unsupported_nosha_plus_warns", {A53, JDK26, "-XX:-UseSHA", "-XX:+UseSHA3Intrinsics"}, "fFFFfT",
+     W_SHA3},
+    {"sha3_jdk26_unsupported_plus_false", {A53, JDK26, "-XX:+UseSHA3Intrinsics"}, "FFFFfT", W_SHA3},
+    /* the GPR stub serves any AArch64 CPU: no warning, the flag stays true */
+    {"sha3_jdk26_unsupported_gpr_plus_true",
+     {A53, JDK26, "-XX:+UseSHA3Intrinsics", "-XX:-UseSIMDForSHA3Intrinsic"}, "FFFFtf", ""},
+    {"sha3_jdk26_supported_gpr_nosha_plus_true",
+     {NV2, JDK26, "-XX:-UseSHA", "-XX:+UseSHA3Intrinsics", "-XX:-UseSIMDForSHA3Intrinsic"}, "fFFFtf", ""},
+
+    /* -- UseSHA3Intrinsics, JDK-8359256 (the default; UseSIMDForSHA3Intrinsic false except on
+          Apple with UseSHA and sha3): only +UseSIMDForSHA3Intrinsic without sha3 warns -- */
+    {"sha3_8359256_supported_plus_no_warning", {M4, "-XX:+UseSHA3Intrinsics"}, "TTTTtT", ""},
+    {"sha3_8359256_supported_plus_no_warning_v2", {NV2, "-XX:+UseSHA3Intrinsics"}, "TTTTtF", ""},
+    {"sha3_8359256_supported_simd_plus_no_warning_v2",
+     {NV2, "-XX:+UseSHA3Intrinsics", "-XX:+UseSIMDForSHA3Intrinsic"}, "TTTTtt", ""},
+    {"sha3_8359256_supported_minus_false", {M4, "-XX:-UseSHA3Intrinsics"}, "TTTTfT", ""},
+    {"sha3_8359256_supported_minus_false_explicit", {M4, J8359, "-XX:-UseSHA3Intrinsics"}, "TTTTfT", ""},
+    /* -UseSHA: the Apple row is not reached, UseSIMDForSHA3Intrinsic stays false, the GPR stub serves */
+    {"sha3_8359256_supported_nosha_plus_gpr", {M4, "-XX:-UseSHA", "-XX:+UseSHA3Intrinsics"}, "fFFFtF", ""},
+    {"sha3_8359256_supported_plus_nosha_gpr", {NV2, "-XX:+UseSHA3Intrinsics", "-XX:-UseSHA"}, "fFFFtF", ""},
+    {"sha3_8359256_supported_simd_nosha_plus_warns",
+     {M4, "-XX:-UseSHA", "-XX:+UseSHA3Intrinsics", "-XX:+UseSIMDForSHA3Intrinsic"}, "fFFFft", W_SHA3},
+    {"sha3_8359256_unsupported_minus_silent", {A53, "-XX:-UseSHA3Intrinsics"}, "FFFFfF", ""},
+    {"sha3_8359256_unsupported_plus_gpr", {A53, "-XX:+UseSHA3Intrinsics"}, "FFFFtF", ""},
+    {"sha3_8359256_unsupported_nosha_plus_gpr", {A53, "-XX:-UseSHA", "-XX:+UseSHA3Intrinsics"}, "fFFFtF", ""},
+    {"sha3_8359256_unsupported_simd_plus_false", {A53, "-XX:+UseSHA3Intrinsics", "-XX:+UseSIMDForSHA3Intrinsic"},
+     "FFFFft", W_SHA3},
+    {"sha3_8359256_unsupported_simd_nosha_plus_warns",
+     {A53, J8359, "-XX:-UseSHA", "-XX:+UseSHA3Intrinsics", "-XX:+UseSIMDForSHA3Intrinsic"}, "fFFFft", W_SHA3},
+
+    /* -- UseSHA itself -- */
+    {"usesha_plus_every_intrinsic_off_false",
+     {M4, "-XX:+UseSHA", "-XX:-UseSHA1Intrinsics", "-XX:-UseSHA256Intrinsics", "-XX:-UseSHA512Intrinsics",
+      "-XX:-UseSHA3Intrinsics"},
+     "fffffT", ""},
+    {"usesha_plus_every_intrinsic_off_false_v2",
+     {NV2, "-XX:+UseSHA", "-XX:-UseSHA1Intrinsics", "-XX:-UseSHA256Intrinsics", "-XX:-UseSHA512Intrinsics"},
+     "ffffFF", ""},
+    {"usesha_minus_every_intrinsic_on_jdk26",
+     {M4, JDK26, "-XX:-UseSHA", "-XX:+UseSHA1Intrinsics", "-XX:+UseSHA256Intrinsics", "-XX:+UseSHA512Intrinsics",
+      "-XX:+UseSHA3Intrinsics"},
+     "fffffT", W_SHA1 W_SHA256 W_SHA3 W_SHA512},
+    /* under JDK-8359256 the GPR SHA-3 stub stays on; UseSHA stays false all the same */
+    {"usesha_minus_every_intrinsic_on_8359256",
+     {M4, "-XX:-UseSHA", "-XX:+UseSHA1Intrinsics", "-XX:+UseSHA256Intrinsics", "-XX:+UseSHA512Intrinsics",
+      "-XX:+UseSHA3Intrinsics"},
+     "fffftF", W_SHA1 W_SHA256 W_SHA512},
+    {"usesha_unsupported_plus_warns", {A53, "-XX:+UseSHA"}, "fFFFFF", W_SHA},
+    {"usesha_warnings_silenced",
+     {A53, "-XX:-PrintWarnings", "-XX:+UseSHA", "-XX:+UseSHA1Intrinsics", "-XX:+UseSHA3Intrinsics",
+      "-XX:+UseSIMDForSHA3Intrinsic"},
+     "ffFFft", ""},
+
+    /* -- x86-64 (HotSpot 17): SHA1 from SHA-NI, SHA256 from SHA-NI or AVX2+BMI2, SHA512 from
+          AVX2+BMI2, SHA3 always false (no x86-64 stub) -- */
+    {"x86_zen3_defaults", {ZEN3}, "TTTTFx", ""},
+    {"x86_haswell_defaults", {HASWELL}, "TFTTFx", ""},
+    {"x86_icelake_server_defaults", {ICELAKE}, "TTTTFx", ""},
+    {"x86_zen3_sha3_refused", {ZEN3, "-XX:+UseSHA3Intrinsics"}, "TTTTfx", W_SHA3},
+    {"x86_haswell_sha3_refused", {HASWELL, "-XX:+UseSHA3Intrinsics"}, "TFTTfx", W_SHA3},
+    {"x86_icelake_sha3_refused", {ICELAKE, "-XX:+UseSHA3Intrinsics"}, "TTTTfx", W_SHA3},
+    {"x86_sha3_warning_silenced", {ZEN3, "-XX:-PrintWarnings", "-XX:+UseSHA3Intrinsics"}, "TTTTfx", ""},
+    {"x86_sha3_minus_silent", {ZEN3, "-XX:-UseSHA3Intrinsics"}, "TTTTfx", ""},
+    {"x86_haswell_sha1_unsupported_plus_false", {HASWELL, "-XX:+UseSHA1Intrinsics"}, "TfTTFx", W_SHA1},
+    {"x86_haswell_sha1_unsupported_minus_silent", {HASWELL, "-XX:-UseSHA1Intrinsics"}, "TfTTFx", ""},
+    {"x86_zen3_sha1_plus_no_warning", {ZEN3, "-XX:+UseSHA1Intrinsics"}, "TtTTFx", ""},
+    {"x86_zen3_nosha_plus_warns", {ZEN3, "-XX:-UseSHA", "-XX:+UseSHA256Intrinsics"}, "fFfFFx", W_SHA256},
+    {"x86_zen3_plus_every_intrinsic_off_false",
+     {ZEN3, "-XX:+UseSHA", "-XX:-UseSHA1Intrinsics", "-XX:-UseSHA256Intrinsics", "-XX:-UseSHA512Intrinsics"},
+     "ffffFx", ""},
+};
+#define NRULES (sizeof rule_cases / sizeof rule_cases[0])
+
+/* ---- the runner ------------------------------------------------------------------------------- */
+
+/* The line of flag name in a PrintFlagsFinal listing, copied (NULL when absent). */
+static char *line_of(const char *out, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *l = out; *l;) {
+        size_t len = strcspn(l, "\n");
+        if (len > 10 + n && strncmp(l + 10, name, n) == 0 && l[10 + n] == ' ') {
+            char *copy = malloc(len + 1);
+            assert_non_null(copy);
+            memcpy(copy, l, len);
+            copy[len] = '\0';
+            return copy;
+        }
+        l += len;
+        if (*l == '\n')
+            l++;
+    }
+    return NULL;
+}
+
+/* Checks name's value and origin against the letter (see the header). */
+static void check_flag(const char *case_name, const char *out, const char *name, char want)
+{
+    char *line = line_of(out, name);
+    if (want == 'x') {
+        if (line)
+            fail_msg("%s: %s must not exist here, got\n%s", case_name, name, line);
+        return;
+    }
+    if (!line)
+        fail_msg("%s: no %s line in\n%s", case_name, name, out);
+    const char *value = strlen(line) > 53 ? line + 53 : "";
+    size_t vlen = strcspn(value, " ");
+    const char *origin = strrchr(line, '{');
+    bool want_true = want == 'T' || want == 't';
+    const char *want_origin = want == 'T' || want == 'F' ? "{default}" : "{command line}";
+    bool ok = vlen == (want_true ? 4u : 5u) && strncmp(value, want_true ? "true" : "false", vlen) == 0 && origin &&
+              strcmp(origin, want_origin) == 0;
+    if (!ok)
+        fail_msg("%s: %s: expected %s %s, got\n%s", case_name, name, want_true ? "true" : "false", want_origin, line);
+    free(line);
+}
+
+static bool host_is_x86_64(void)
+{
+#if defined(__x86_64__)
+    return true;
+#else
+    return false;
+#endif
+}
+
+static void run_case(void **state)
+{
+    const erg_case *c = *state;
+    if (!host_is_x86_64() && (c->want[4] == 'T' || c->want[4] == 't'))
+        skip(); /* not what-if on this host: no SHA-3 stub yet, the flag ends false */
+    const char *argv[16] = {UNLOCK};
+    size_t n = 1;
+    for (size_t i = 0; i < 10; i++)
+        if (c->argv[i])
+            argv[n++] = c->argv[i];
+    argv[n++] = FINAL;
+    argv[n++] = "-version";
+    tu_result r = tu_run(argv, NULL, 60);
+    if (r.status != 0)
+        fail_msg("%s: exit status %d\n--- stdout ---\n%s\n--- stderr ---\n%s", c->name, r.status, r.out, r.err);
+    size_t elen = strlen(c->err);
+    if (strncmp(r.err, c->err, elen) != 0 || strcmp(r.err + elen, VERSION) != 0)
+        fail_msg("%s: stderr differs\n--- expected ---\n%s" VERSION "\n--- got ---\n%s", c->name, c->err, r.err);
+    assert_int_equal(strlen(c->want), 6);
+    for (int i = 0; i < 6; i++)
+        check_flag(c->name, r.out, flag_names[i], c->want[i]);
+    tu_result_free(&r);
+}
+
+/* ---- 3. What-if mode, the done criterion, CPU-selection errors ------------------------------- */
+
+#define HELLO_OUT "Hello, world!\n0 1 1 2 3 5 8 13 21 34 \n"
+#define WHAT_IF_M4                                                                                           \
+    WARN("apple-m4 is emulated on an x86_64 host: no aarch64 stub runs here, intrinsic candidates run their " \
+         "bytecode")
+
+static void what_if_program_runs_and_warns_once(void **state)
+{
+    (void)state;
+    if (!host_is_x86_64())
+        skip();
+    const char *argv[] = {UNLOCK, M4, tu_source_path("examples/hello.mva"), NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, HELLO_OUT);
+    assert_string_equal(r.err, WHAT_IF_M4);
+    tu_result_free(&r);
+
+    /* the warning is about SHA-3: an emulated CPU whose flags name no SHA-3 stub runs silently */
+    const char *quiet[] = {UNLOCK, NV2, tu_source_path("examples/hello.mva"), NULL};
+    r = tu_run(quiet, NULL, 60);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, HELLO_OUT);
+    assert_string_equal(r.err, "");
+    tu_result_free(&r);
+
+    /* and -XX:-PrintWarnings silences it */
+    const char *silenced[] = {UNLOCK, M4, "-XX:-PrintWarnings", tu_source_path("examples/hello.mva"), NULL};
+    r = tu_run(silenced, NULL, 60);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, HELLO_OUT);
+    assert_string_equal(r.err, "");
+    tu_result_free(&r);
+}
+
+/* The issue's done criterion, line for line (HotSpot's columns, REFERENCE §1). */
+static void done_criterion_apple_m4(void **state)
+{
+    (void)state;
+    if (!host_is_x86_64())
+        skip();
+    static const char *const lines[] = {
+        "     bool UseSHA                                   = true                                      {product} "
+        "{default}",
+        "     bool UseSHA1Intrinsics                        = true                                   {diagnostic} "
+        "{default}",
+        "     bool UseSHA256Intrinsics                      = true                                   {diagnostic} "
+        "{default}",
+        "     bool UseSHA3Intrinsics                        = true                                   {diagnostic} "
+        "{default}",
+        "     bool UseSHA512Intrinsics                      = true                                   {diagnostic} "
+        "{default}",
+        "     bool UseSIMDForSHA3Intrinsic                  = true                                 {ARCH product} "
+        "{default}",
+    };
+    const char *argv[] = {UNLOCK, M4, FINAL, "-version", NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, VERSION);
+    assert_true(strncmp(r.out, "[Global flags]\n", 15) == 0);
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        char *l = line_of(r.out, flag_names[i == 3 ? 4 : i == 4 ? 3 : i]);
+        assert_non_null(l);
+        assert_string_equal(l, lines[i]);
+        free(l);
+    }
+    /* sorted by strcmp, as HotSpot: SHA3 before SHA512 */
+    assert_true(strstr(r.out, " UseSHA3Intrinsics ") < strstr(r.out, " UseSHA512Intrinsics "));
+    tu_result_free(&r);
+}
+
+static void unknown_emulated_cpu_lists_the_catalog(void **state)
+{
+    (void)state;
+    const char *argv[] = {UNLOCK, "-XX:EmulateCPU=pentium-4", "-version", NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    static const char head[] = "Error occurred during initialization of VM\nunknown CPU 'pentium-4'; known CPUs: ";
+    if (strncmp(r.err, head, strlen(head)) != 0)
+        fail_msg("stderr:\n%s", r.err);
+    static const char *const catalog[] = {"cortex-a53", "cortex-a72", "neoverse-n1", "neoverse-v1", "neoverse-v2",
+                                          "apple-m1",   "apple-m4",   "cortex-a76",  "a64fx",       "qemu-max",
+                                          "haswell",    "icelake-server", "zen3"};
+    for (size_t i = 0; i < sizeof catalog / sizeof catalog[0]; i++)
+        if (!strstr(r.err + strlen(head), catalog[i]))
+            fail_msg("the catalog lacks %s:\n%s", catalog[i], r.err);
+    /* the list is one line, the last */
+    assert_true(strchr(r.err + strlen(head), '\n') == r.err + strlen(r.err) - 1);
+    tu_result_free(&r);
+}
+
+static void unreadable_cpuinfo_file_fails(void **state)
+{
+    (void)state;
+    const char *argv[] = {UNLOCK, "-XX:CPUInfoFile=/nonexistent/cpuinfo", "-version", NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err,
+                        "Error occurred during initialization of VM\n/nonexistent/cpuinfo: No such file or directory\n");
+    tu_result_free(&r);
+
+    const char *empty[] = {UNLOCK, "-XX:CPUInfoFile=/dev/null", "-version", NULL};
+    r = tu_run(empty, NULL, 60);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "Error occurred during initialization of VM\n/dev/null: not a /proc/cpuinfo text"));
+    tu_result_free(&r);
+}
+
+static void print_cpu_features(void **state)
+{
+    (void)state;
+    const char *argv[] = {UNLOCK, M4, "-XX:+PrintCPUFeatures", "-version", NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    assert_int_equal(r.status, 0);
+    const char *cpu = strstr(r.out, "CPU: total ");
+    if (!cpu || (cpu != r.out && cpu[-1] != '\n'))
+        fail_msg("no CPU line:\n%s", r.out);
+    size_t len = strcspn(cpu, "\n");
+    /* HotSpot's implementer:variant:part:revision, then the features */
+    char *line = strndup(cpu, len);
+    assert_non_null(line);
+    assert_non_null(strstr(line, " 0x61:0x0:"));
+    assert_non_null(strstr(line, ", sha1, sha256, "));
+    assert_non_null(strstr(line, ", sha3, sha512"));
+    free(line);
+    tu_result_free(&r);
+
+    const char *file[] = {UNLOCK, "-XX:CPUInfoFile=@", "-XX:+PrintCPUFeatures", "-version", NULL};
+    char *arg = tu_subst(file[1], tu_source_path("tests/data/cpuinfo/neoverse-v2.txt"));
+    file[1] = arg;
+    r = tu_run(file, NULL, 60);
+    assert_int_equal(r.status, 0);
+    cpu = strstr(r.out, "CPU: total ");
+    assert_non_null(cpu);
+    assert_non_null(strstr(cpu, " 0x41:0x0:0xd4f:1, "));
+    assert_true(strstr(cpu, ", sha3, sha512") != NULL && strstr(cpu, ", sha3, sha512") < strchr(cpu, '\n'));
+    free(arg);
+    tu_result_free(&r);
+}
+
+int main(void)
+{
+    unsetenv("MINIVM_TOOL_OPTIONS");
+    size_t nseed = make_seed_cases();
+    static const struct CMUnitTest direct[] = {
+        cmocka_unit_test(what_if_program_runs_and_warns_once),
+        cmocka_unit_test(done_criterion_apple_m4),
+        cmocka_unit_test(unknown_emulated_cpu_lists_the_catalog),
+        cmocka_unit_test(unreadable_cpuinfo_file_fails),
+        cmocka_unit_test(print_cpu_features),
+    };
+    enum { D = sizeof direct / sizeof direct[0] };
+    static struct CMUnitTest tests[SEED_CASES + NRULES + D];
+    size_t n = 0;
+    for (size_t i = 0; i < nseed; i++)
+        tests[n++] = (struct CMUnitTest){seed_cases[i].name, run_case, NULL, NULL, &seed_cases[i]};
+    for (size_t i = 0; i < NRULES; i++)
+        tests[n++] = (struct CMUnitTest){rule_cases[i].name, run_case, NULL, NULL, (void *)&rule_cases[i]};
+    for (size_t i = 0; i < D; i++)
+        tests[n++] = direct[i];
+    return _cmocka_run_group_tests("ergonomics", tests, n, NULL, NULL);
+}
