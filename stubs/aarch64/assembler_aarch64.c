@@ -1,0 +1,677 @@
+/*
+ * stubs/aarch64/assembler_aarch64.c — the AArch64 instruction encoder
+ * (HotSpot's cpu/aarch64/assembler_aarch64.{hpp,cpp}).
+ *
+ * Each instruction class is one macro that stamps out its encoders: the
+ * macro lists the class's fields once, the instantiations below it give the
+ * opcode bits of each member. Every field goes through a64_f/a64_sf, so an
+ * out-of-range operand is refused by the same check everywhere; the macro is
+ * #undef'd after its instantiations.
+ *
+ * Bit layouts are from the Arm ARM (DDI 0487), section C4 "A64 instruction
+ * set encoding"; the goldens in tests/data/a64_goldens.txt check every form
+ * against llvm-mc.
+ */
+#include "assembler_aarch64.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the code buffer ----------------------------------------------------- */
+
+void a64_asm_init(a64_asm *as, uint32_t *code, size_t cap_words)
+{
+    memset(as, 0, sizeof *as);
+    as->code = code;
+    as->cap = cap_words;
+#ifndef NDEBUG
+    as->fatal = true;
+#endif
+}
+
+void a64_asm_fail(a64_asm *as, const char *fmt, ...)
+{
+    char msg[sizeof as->errmsg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (as->fatal) {
+        fprintf(stderr, "a64 assembler: %s\n", msg);
+        abort();
+    }
+    if (!as->failed)
+        memcpy(as->errmsg, msg, sizeof msg);
+    as->failed = true;
+}
+
+void a64_emit(a64_asm *as, uint32_t word)
+{
+    if (as->pos < as->cap)
+        as->code[as->pos] = word;
+    else if (!as->failed || as->pos == as->cap)
+        a64_asm_fail(as, "code buffer full (%zu words)", as->cap);
+    as->pos++;
+}
+
+/* ---- the field setter ---------------------------------------------------- */
+
+a64_insn a64_insn_begin(a64_asm *as, const char *name)
+{
+    return (a64_insn){ .as = as, .name = name };
+}
+
+static uint32_t field_mask(int hi, int lo)
+{
+    int width = hi - lo + 1;
+    return (width == 32 ? 0xffffffffu : ((1u << width) - 1)) << lo;
+}
+
+static void refuse(a64_insn *i, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void refuse(a64_insn *i, const char *fmt, ...)
+{
+    char msg[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    i->refused = true;
+    a64_asm_fail(i->as, "%s: %s", i->name, msg);
+}
+
+static void put(a64_insn *i, uint32_t bits, int hi, int lo, const char *field)
+{
+    uint32_t mask = field_mask(hi, lo);
+    if (i->set & mask)
+        refuse(i, "field %s (bits %d..%d) overlaps bits already set", field, hi, lo);
+    i->bits |= (bits << lo) & mask;
+    i->set |= mask;
+}
+
+void a64_f(a64_insn *i, int64_t value, int hi, int lo, const char *field)
+{
+    int width = hi - lo + 1;
+    if (hi > 31 || lo < 0 || hi < lo) {
+        refuse(i, "field %s has bad bit range %d..%d", field, hi, lo);
+        return;
+    }
+    if (value < 0 || (uint64_t)value >> width != 0) {
+        refuse(i, "field %s (bits %d..%d) = %lld does not fit in %d bits",
+               field, hi, lo, (long long)value, width);
+        return;
+    }
+    put(i, (uint32_t)value, hi, lo, field);
+}
+
+void a64_sf(a64_insn *i, int64_t value, int hi, int lo, const char *field)
+{
+    int width = hi - lo + 1;
+    if (hi > 31 || lo < 0 || hi < lo) {
+        refuse(i, "field %s has bad bit range %d..%d", field, hi, lo);
+        return;
+    }
+    int64_t min = -((int64_t)1 << (width - 1)), max = ((int64_t)1 << (width - 1)) - 1;
+    if (value < min || value > max) {
+        refuse(i, "field %s (bits %d..%d) = %lld is outside %lld..%lld",
+               field, hi, lo, (long long)value, (long long)min, (long long)max);
+        return;
+    }
+    put(i, (uint32_t)(uint64_t)value, hi, lo, field);
+}
+
+void a64_insn_end(a64_insn *i)
+{
+    if (!i->refused && i->set != 0xffffffffu)
+        refuse(i, "encoder bug: bits 0x%08x never set", ~i->set);
+    a64_emit(i->as, i->refused ? 0u /* UDF #0 */ : i->bits);
+}
+
+/* Field shorthands inside encoders: the field's name is the C expression. */
+#define F(v, hi, lo)  a64_f(&i, (v), hi, lo, #v)
+#define SF(v, hi, lo) a64_sf(&i, (v), hi, lo, #v)
+#define BEGIN(name)   a64_insn i = a64_insn_begin(as, name)
+#define END()         a64_insn_end(&i)
+
+/* Register operands: each accepts exactly the registers the architecture
+ * allows for it; zr and sp both encode as 31. */
+static void reg_zr(a64_insn *i, a64_reg r, int lo, const char *field)
+{
+    if (r == A64_SP)
+        refuse(i, "%s: sp is not allowed here (zr is)", field);
+    else if ((unsigned)r > A64_ZR)
+        refuse(i, "%s: %d is not a general register", field, (int)r);
+    else
+        put(i, r == A64_ZR ? 31u : (uint32_t)r, lo + 4, lo, field);
+}
+
+static void reg_sp(a64_insn *i, a64_reg r, int lo, const char *field)
+{
+    if (r == A64_ZR)
+        refuse(i, "%s: zr is not allowed here (sp is)", field);
+    else if ((unsigned)r > A64_SP)
+        refuse(i, "%s: %d is not a general register", field, (int)r);
+    else
+        put(i, r == A64_SP ? 31u : (uint32_t)r, lo + 4, lo, field);
+}
+
+static void vreg(a64_insn *i, a64_vreg v, int lo, const char *field)
+{
+    a64_f(i, (int64_t)v, lo + 4, lo, field);
+}
+
+#define RZR(r, lo) reg_zr(&i, (r), lo, #r)
+#define RSP(r, lo) reg_sp(&i, (r), lo, #r)
+#define VR(r, lo)  vreg(&i, (r), lo, #r)
+
+/* A scaled immediate: refuse a byte offset that is not a multiple of the scale. */
+static int64_t scaled(a64_insn *i, int64_t imm, int scale, const char *field)
+{
+    if (imm % scale != 0) {
+        refuse(i, "%s = %lld is not a multiple of %d", field, (long long)imm, scale);
+        return 0;
+    }
+    return imm / scale;
+}
+#define SCALED(imm, scale) scaled(&i, (imm), (scale), #imm)
+
+/* ---- load/store pair: opc 101 V idx L imm7 Rt2 Rn Rt --------------------- */
+/* idx: 001 post-index, 010 signed offset, 011 pre-index. ldp with rt == rt2
+ * and writeback with the base in the list are CONSTRAINED UNPREDICTABLE:
+ * refused, as llvm-mc does. */
+enum { IDX_POST = 1, IDX_OFF = 2, IDX_PRE = 3 };
+
+static void pair_checks(a64_insn *i, bool gpr, int load, int idx, int rt, int rt2, a64_reg rn)
+{
+    if (load && rt == rt2)
+        refuse(i, "rt == rt2 is unpredictable");
+    if (gpr && idx != IDX_OFF && (rt == (int)rn || rt2 == (int)rn))
+        refuse(i, "writeback base is also a transfer register");
+}
+
+#define INSN(NAME, SUFFIX, REG, REGF, GPR, OPC, V, IDX, L)                                  \
+    void a64_##NAME##SUFFIX(a64_asm *as, REG rt, REG rt2, a64_reg rn, int64_t imm)          \
+    {                                                                                       \
+        BEGIN(#NAME #SUFFIX);                                                               \
+        pair_checks(&i, GPR, L, IDX, (int)rt, (int)rt2, rn);                                \
+        int64_t imm7 = SCALED(imm, 8);                                                      \
+        F(OPC, 31, 30); F(0b101, 29, 27); F(V, 26, 26); F(IDX, 25, 23); F(L, 22, 22);       \
+        SF(imm7, 21, 15); REGF(rt2, 10); RSP(rn, 5); REGF(rt, 0);                           \
+        END();                                                                              \
+    }
+INSN(ldp,  ,      a64_reg,  RZR, true,  0b10, 0, IDX_OFF,  1)
+INSN(ldp,  _pre,  a64_reg,  RZR, true,  0b10, 0, IDX_PRE,  1)
+INSN(ldp,  _post, a64_reg,  RZR, true,  0b10, 0, IDX_POST, 1)
+INSN(stp,  ,      a64_reg,  RZR, true,  0b10, 0, IDX_OFF,  0)
+INSN(stp,  _pre,  a64_reg,  RZR, true,  0b10, 0, IDX_PRE,  0)
+INSN(stp,  _post, a64_reg,  RZR, true,  0b10, 0, IDX_POST, 0)
+INSN(ldpd, ,      a64_vreg, VR,  false, 0b01, 1, IDX_OFF,  1)
+INSN(ldpd, _pre,  a64_vreg, VR,  false, 0b01, 1, IDX_PRE,  1)
+INSN(ldpd, _post, a64_vreg, VR,  false, 0b01, 1, IDX_POST, 1)
+INSN(stpd, ,      a64_vreg, VR,  false, 0b01, 1, IDX_OFF,  0)
+INSN(stpd, _pre,  a64_vreg, VR,  false, 0b01, 1, IDX_PRE,  0)
+INSN(stpd, _post, a64_vreg, VR,  false, 0b01, 1, IDX_POST, 0)
+#undef INSN
+
+/* ---- load/store register, unsigned offset: size 111 V 01 opc imm12 Rn Rt -- */
+#define INSN(NAME, REG, REGF, V, OPC)                                                       \
+    void a64_##NAME(a64_asm *as, REG rt, a64_reg rn, int64_t imm)                           \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int64_t imm12 = SCALED(imm, 8);                                                     \
+        F(0b11, 31, 30); F(0b111, 29, 27); F(V, 26, 26); F(0b01, 25, 24); F(OPC, 23, 22);   \
+        F(imm12, 21, 10); RSP(rn, 5); REGF(rt, 0);                                          \
+        END();                                                                              \
+    }
+INSN(ldr,  a64_reg,  RZR, 0, 0b01)
+INSN(str,  a64_reg,  RZR, 0, 0b00)
+INSN(ldrd, a64_vreg, VR,  1, 0b01)
+INSN(strd, a64_vreg, VR,  1, 0b00)
+#undef INSN
+
+/* ---- load/store register, pre/post-index: size 111 V 00 opc 0 imm9 idx Rn Rt */
+#define INSN(NAME, SUFFIX, REG, REGF, GPR, V, OPC, IDX)                                     \
+    void a64_##NAME##SUFFIX(a64_asm *as, REG rt, a64_reg rn, int64_t imm)                   \
+    {                                                                                       \
+        BEGIN(#NAME #SUFFIX);                                                               \
+        if (GPR && (int)rt == (int)rn)                                                      \
+            refuse(&i, "writeback base is also the transfer register");                     \
+        F(0b11, 31, 30); F(0b111, 29, 27); F(V, 26, 26); F(0b00, 25, 24); F(OPC, 23, 22);   \
+        F(0, 21, 21); SF(imm, 20, 12); F(IDX, 11, 10); RSP(rn, 5); REGF(rt, 0);             \
+        END();                                                                              \
+    }
+INSN(ldr,  _pre,  a64_reg,  RZR, true,  0, 0b01, 0b11)
+INSN(ldr,  _post, a64_reg,  RZR, true,  0, 0b01, 0b01)
+INSN(str,  _pre,  a64_reg,  RZR, true,  0, 0b00, 0b11)
+INSN(str,  _post, a64_reg,  RZR, true,  0, 0b00, 0b01)
+INSN(ldrd, _pre,  a64_vreg, VR,  false, 1, 0b01, 0b11)
+INSN(ldrd, _post, a64_vreg, VR,  false, 1, 0b01, 0b01)
+INSN(strd, _pre,  a64_vreg, VR,  false, 1, 0b00, 0b11)
+INSN(strd, _post, a64_vreg, VR,  false, 1, 0b00, 0b01)
+#undef INSN
+
+/* ---- add/sub immediate: sf op S 100010 sh imm12 Rn Rd --------------------- */
+/* rn is sp-or-register; rd too unless the flags are set (then zr). */
+#define INSN(NAME, OP, S, RDF)                                                              \
+    void a64_##NAME(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, int64_t imm,          \
+                    int lsl12)                                                              \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        F(w, 31, 31); F(OP, 30, 30); F(S, 29, 29); F(0b100010, 28, 23); F(lsl12, 22, 22);   \
+        F(imm, 21, 10); RSP(rn, 5); RDF(rd, 0);                                             \
+        END();                                                                              \
+    }
+INSN(add_imm,  0, 0, RSP)
+INSN(sub_imm,  1, 0, RSP)
+INSN(adds_imm, 0, 1, RZR)
+INSN(subs_imm, 1, 1, RZR)
+#undef INSN
+
+void a64_cmp_imm(a64_asm *as, a64_width w, a64_reg rn, int64_t imm, int lsl12)
+{
+    a64_subs_imm(as, w, A64_ZR, rn, imm, lsl12);
+}
+
+/* ---- add/sub and logical, shifted register --------------------------------
+ * add/sub: sf op S 01011 shift 0 Rm imm6 Rn Rd   (no ROR)
+ * logical: sf opc  01010 shift N Rm imm6 Rn Rd   (N inverts Rm)
+ * A 32-bit form takes shift amounts 0..31 only (imm6 bit 5 must be 0). */
+static void shift_checks(a64_insn *i, a64_width w, a64_shift sh, int amount, bool ror_ok)
+{
+    if (!ror_ok && sh == A64_ROR)
+        refuse(i, "ror is not a valid shift for add/sub");
+    if (w == A64_W32 && amount >= 32 && amount < 64)
+        refuse(i, "shift amount %d is out of range for a 32-bit operation", amount);
+}
+
+#define INSN(NAME, OP, S)                                                                   \
+    void a64_##NAME(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm,           \
+                    a64_shift sh, int amount)                                               \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        shift_checks(&i, w, sh, amount, false);                                             \
+        F(w, 31, 31); F(OP, 30, 30); F(S, 29, 29); F(0b01011, 28, 24); F(sh, 23, 22);       \
+        F(0, 21, 21); RZR(rm, 16); F(amount, 15, 10); RZR(rn, 5); RZR(rd, 0);               \
+        END();                                                                              \
+    }
+INSN(add_reg,  0, 0)
+INSN(sub_reg,  1, 0)
+INSN(adds_reg, 0, 1)
+INSN(subs_reg, 1, 1)
+#undef INSN
+
+void a64_cmp_reg(a64_asm *as, a64_width w, a64_reg rn, a64_reg rm, a64_shift sh, int amount)
+{
+    a64_subs_reg(as, w, A64_ZR, rn, rm, sh, amount);
+}
+
+#define INSN(NAME, OPC, N)                                                                  \
+    void a64_##NAME(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm,           \
+                    a64_shift sh, int amount)                                               \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        shift_checks(&i, w, sh, amount, true);                                              \
+        F(w, 31, 31); F(OPC, 30, 29); F(0b01010, 28, 24); F(sh, 23, 22); F(N, 21, 21);      \
+        RZR(rm, 16); F(amount, 15, 10); RZR(rn, 5); RZR(rd, 0);                             \
+        END();                                                                              \
+    }
+INSN(and_reg,  0b00, 0)
+INSN(bic_reg,  0b00, 1)
+INSN(orr_reg,  0b01, 0)
+INSN(orn_reg,  0b01, 1)
+INSN(eor_reg,  0b10, 0)
+INSN(eon_reg,  0b10, 1)
+INSN(ands_reg, 0b11, 0)
+#undef INSN
+
+void a64_mov_reg(a64_asm *as, a64_width w, a64_reg rd, a64_reg rm)
+{
+    a64_orr_reg(as, w, rd, A64_ZR, rm, A64_LSL, 0);
+}
+
+/* ---- extract: sf 00 100111 N 0 Rm imms Rn Rd (64-bit: sf = N = 1) -------- */
+void a64_extr(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm, int lsb)
+{
+    BEGIN("extr");
+    F(1, 31, 31); F(0b00, 30, 29); F(0b100111, 28, 23); F(1, 22, 22); F(0, 21, 21);
+    RZR(rm, 16); F(lsb, 15, 10); RZR(rn, 5); RZR(rd, 0);
+    END();
+}
+
+/* ---- move wide: sf opc 100101 hw imm16 Rd --------------------------------- */
+#define INSN(NAME, OPC)                                                                     \
+    void a64_##NAME(a64_asm *as, a64_width w, a64_reg rd, int64_t imm16, int hw)            \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        if (w == A64_W32 && hw > 1 && hw <= 3)                                              \
+            refuse(&i, "hw %d (shift %d) is out of range for a 32-bit register", hw, hw * 16); \
+        F(w, 31, 31); F(OPC, 30, 29); F(0b100101, 28, 23); F(hw, 22, 21);                   \
+        F(imm16, 20, 5); RZR(rd, 0);                                                        \
+        END();                                                                              \
+    }
+INSN(movn, 0b00)
+INSN(movz, 0b10)
+INSN(movk, 0b11)
+#undef INSN
+
+/* ---- system register read: 1101010100 1 op0:op1:CRn:CRm:op2 Rt ---------- */
+void a64_mrs(a64_asm *as, a64_reg rt, a64_sysreg sr)
+{
+    BEGIN("mrs");
+    F(0b1101010100, 31, 22); F(1, 21, 21); F(sr, 20, 5); RZR(rt, 0);
+    END();
+}
+
+/* ---- branches -------------------------------------------------------------
+ * b:      0 00101 imm26
+ * b.cond: 0101010 0 imm19 0 cond
+ * cbz:    sf 011010 op imm19 Rt
+ * tbz:    b5 011011 op b40 imm14 Rt
+ * Offsets are in words from the branch. */
+static int64_t branch_words(a64_insn *i, int64_t off)
+{
+    return scaled(i, off, 4, "offset");
+}
+
+void a64_b_off(a64_asm *as, int64_t off)
+{
+    BEGIN("b");
+    int64_t imm26 = branch_words(&i, off);
+    F(0, 31, 31); F(0b00101, 30, 26); SF(imm26, 25, 0);
+    END();
+}
+
+void a64_b_cond_off(a64_asm *as, a64_cond c, int64_t off)
+{
+    BEGIN("b.cond");
+    int64_t imm19 = branch_words(&i, off);
+    F(0b0101010, 31, 25); F(0, 24, 24); SF(imm19, 23, 5); F(0, 4, 4); F(c, 3, 0);
+    END();
+}
+
+#define INSN(NAME, OP)                                                                      \
+    void a64_##NAME##_off(a64_asm *as, a64_width w, a64_reg rt, int64_t off)                \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int64_t imm19 = branch_words(&i, off);                                              \
+        F(w, 31, 31); F(0b011010, 30, 25); F(OP, 24, 24); SF(imm19, 23, 5); RZR(rt, 0);     \
+        END();                                                                              \
+    }
+INSN(cbz,  0)
+INSN(cbnz, 1)
+#undef INSN
+
+#define INSN(NAME, OP)                                                                      \
+    void a64_##NAME##_off(a64_asm *as, a64_reg rt, int bit, int64_t off)                    \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int64_t imm14 = branch_words(&i, off);                                              \
+        if (bit < 0 || bit > 63)                                                            \
+            refuse(&i, "bit = %d is outside 0..63", bit);                                   \
+        int b5 = (bit >> 5) & 1, b40 = bit & 31;                                            \
+        F(b5, 31, 31); F(0b011011, 30, 25); F(OP, 24, 24); F(b40, 23, 19);                  \
+        SF(imm14, 18, 5); RZR(rt, 0);                                                       \
+        END();                                                                              \
+    }
+INSN(tbz,  0)
+INSN(tbnz, 1)
+#undef INSN
+
+void a64_ret(a64_asm *as, a64_reg rn)
+{
+    BEGIN("ret");
+    F(0b1101011001011111000000, 31, 10); RZR(rn, 5); F(0, 4, 0);
+    END();
+}
+
+/* ---- labels -------------------------------------------------------------- */
+
+void a64_label_init(a64_label *l)
+{
+    l->pos = -1;
+    l->npatch = 0;
+}
+
+/* Byte offset to l, or 0 with the branch recorded for patching. */
+static int64_t label_offset(a64_asm *as, a64_label *l)
+{
+    if (l->pos >= 0)
+        return ((int64_t)l->pos - (int64_t)as->pos) * 4;
+    if (l->npatch == A64_LABEL_MAX_PATCHES) {
+        a64_asm_fail(as, "label has more than %d forward branches", A64_LABEL_MAX_PATCHES);
+        return 0;
+    }
+    l->patch[l->npatch++] = as->pos;
+    return 0;
+}
+
+void a64_b(a64_asm *as, a64_label *l) { a64_b_off(as, label_offset(as, l)); }
+void a64_b_cond(a64_asm *as, a64_cond c, a64_label *l) { a64_b_cond_off(as, c, label_offset(as, l)); }
+void a64_cbz(a64_asm *as, a64_width w, a64_reg rt, a64_label *l) { a64_cbz_off(as, w, rt, label_offset(as, l)); }
+void a64_cbnz(a64_asm *as, a64_width w, a64_reg rt, a64_label *l) { a64_cbnz_off(as, w, rt, label_offset(as, l)); }
+void a64_tbz(a64_asm *as, a64_reg rt, int bit, a64_label *l) { a64_tbz_off(as, rt, bit, label_offset(as, l)); }
+void a64_tbnz(a64_asm *as, a64_reg rt, int bit, a64_label *l) { a64_tbnz_off(as, rt, bit, label_offset(as, l)); }
+
+/* Re-set the (zero) offset field of the branch at word index at. */
+static void patch_branch(a64_asm *as, size_t at, int64_t off)
+{
+    if (at >= as->cap)
+        return; /* never written: the buffer has already failed */
+    uint32_t w = as->code[at];
+    int hi, lo;
+    if ((w & 0x7c000000u) == 0x14000000u)      { hi = 25; lo = 0; }   /* b */
+    else if ((w & 0xff000010u) == 0x54000000u) { hi = 23; lo = 5; }   /* b.cond */
+    else if ((w & 0x7e000000u) == 0x34000000u) { hi = 23; lo = 5; }   /* cbz/cbnz */
+    else if ((w & 0x7e000000u) == 0x36000000u) { hi = 18; lo = 5; }   /* tbz/tbnz */
+    else return; /* refused when emitted (UDF): nothing to patch */
+    a64_insn i = { .as = as, .name = "branch to label", .bits = w, .set = ~field_mask(hi, lo) };
+    int64_t words = off / 4;
+    a64_sf(&i, words, hi, lo, "offset");
+    as->code[at] = i.refused ? 0u : i.bits;
+}
+
+void a64_bind(a64_asm *as, a64_label *l)
+{
+    if (l->pos >= 0) {
+        a64_asm_fail(as, "label bound twice");
+        return;
+    }
+    l->pos = (long)as->pos;
+    for (int k = 0; k < l->npatch; k++)
+        patch_branch(as, l->patch[k], ((int64_t)l->pos - (int64_t)l->patch[k]) * 4);
+    l->npatch = 0;
+}
+
+/* ---- SIMD load/store -----------------------------------------------------
+ * multiple structures: 0 Q 001100 P L 0 Rm opcode size Rn Rt
+ * single, replicate:   0 Q 001101 P L 0 Rm 110 S size Rn Rt
+ * P = 1 is post-index: Rm = 31 means "by the transfer size", else by Rm. */
+static const int ld1_opcode[5] = { -1, 0b0111, 0b1010, 0b0110, 0b0010 };
+
+static int arrangement_bytes(a64_arrangement t) { return (t & 1) ? 16 : 8; }
+static int element_bytes(a64_arrangement t) { return 1 << (t >> 1); }
+
+static void ld1_fields(a64_insn *ip, int n, a64_vreg vt, a64_arrangement t, a64_reg rn,
+                       int load, int post, int rm)
+{
+    a64_insn i = *ip;
+    if (n < 1 || n > 4) {
+        refuse(&i, "register count %d is outside 1..4", n);
+        n = 1;
+    }
+    int q = t & 1, size = t >> 1, opcode = ld1_opcode[n];
+    F(0, 31, 31); F(q, 30, 30); F(0b001100, 29, 24); F(post, 23, 23); F(load, 22, 22);
+    F(0, 21, 21); F(rm, 20, 16); F(opcode, 15, 12); F(size, 11, 10); RSP(rn, 5); VR(vt, 0);
+    *ip = i;
+}
+
+static void ld1r_fields(a64_insn *ip, a64_vreg vt, a64_arrangement t, a64_reg rn, int post, int rm)
+{
+    a64_insn i = *ip;
+    int q = t & 1, size = t >> 1;
+    F(0, 31, 31); F(q, 30, 30); F(0b001101, 29, 24); F(post, 23, 23); F(1, 22, 22);
+    F(0, 21, 21); F(rm, 20, 16); F(0b110, 15, 13); F(0, 12, 12); F(size, 11, 10);
+    RSP(rn, 5); VR(vt, 0);
+    *ip = i;
+}
+
+static void post_imm_check(a64_insn *i, int64_t imm, int64_t want)
+{
+    if (imm != want)
+        refuse(i, "post-index imm = %lld must be the transfer size %lld",
+               (long long)imm, (long long)want);
+}
+
+static int post_reg(a64_insn *i, a64_reg rm)
+{
+    if ((unsigned)rm > A64_R30) {
+        refuse(i, "rm: post-index register must be x0..x30");
+        return 0;
+    }
+    return (int)rm;
+}
+
+#define INSN(NAME, L)                                                                       \
+    void a64_##NAME(a64_asm *as, int n, a64_vreg vt, a64_arrangement t, a64_reg rn)         \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        ld1_fields(&i, n, vt, t, rn, L, 0, 0);                                              \
+        END();                                                                              \
+    }                                                                                       \
+    void a64_##NAME##_post(a64_asm *as, int n, a64_vreg vt, a64_arrangement t, a64_reg rn,  \
+                           int64_t imm)                                                     \
+    {                                                                                       \
+        BEGIN(#NAME "_post");                                                               \
+        post_imm_check(&i, imm, (int64_t)n * arrangement_bytes(t));                         \
+        ld1_fields(&i, n, vt, t, rn, L, 1, 31);                                             \
+        END();                                                                              \
+    }                                                                                       \
+    void a64_##NAME##_post_reg(a64_asm *as, int n, a64_vreg vt, a64_arrangement t,          \
+                               a64_reg rn, a64_reg rm)                                      \
+    {                                                                                       \
+        BEGIN(#NAME "_post_reg");                                                           \
+        ld1_fields(&i, n, vt, t, rn, L, 1, post_reg(&i, rm));                               \
+        END();                                                                              \
+    }
+INSN(ld1, 1)
+INSN(st1, 0)
+#undef INSN
+
+void a64_ld1r(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn)
+{
+    BEGIN("ld1r");
+    ld1r_fields(&i, vt, t, rn, 0, 0);
+    END();
+}
+
+void a64_ld1r_post(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn, int64_t imm)
+{
+    BEGIN("ld1r_post");
+    post_imm_check(&i, imm, element_bytes(t));
+    ld1r_fields(&i, vt, t, rn, 1, 31);
+    END();
+}
+
+void a64_ld1r_post_reg(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn, a64_reg rm)
+{
+    BEGIN("ld1r_post_reg");
+    ld1r_fields(&i, vt, t, rn, 1, post_reg(&i, rm));
+    END();
+}
+
+/* ---- SIMD three same, bitwise: 0 Q U 01110 opc 1 Rm 000111 Rn Rd --------- */
+#define INSN(NAME, U, OPC)                                                                  \
+    void a64_##NAME(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn, a64_vreg vm)  \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        if (t != A64_T8B && t != A64_T16B)                                                  \
+            refuse(&i, "arrangement must be 8b or 16b");                                    \
+        F(0, 31, 31); F(t & 1, 30, 30); F(U, 29, 29); F(0b01110, 28, 24); F(OPC, 23, 22);   \
+        F(1, 21, 21); VR(vm, 16); F(0b000111, 15, 10); VR(vn, 5); VR(vd, 0);                \
+        END();                                                                              \
+    }
+INSN(and_v, 0, 0b00)
+INSN(bic_v, 0, 0b01)
+INSN(orr_v, 0, 0b10)
+INSN(eor_v, 1, 0b00)
+#undef INSN
+
+void a64_mov_v(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn)
+{
+    a64_orr_v(as, t, vd, vn, vn);
+}
+
+/* ---- SHA3 -------------------------------------------------------------------
+ * four-register: 110011100 op 0 Rm 0 Ra Rn Rd   (eor3 op = 00, bcax op = 01)
+ * rax1:          11001110011 Rm 100011 Rn Rd
+ * xar:           11001110100 Rm imm6 Rn Rd */
+#define INSN(NAME, OP)                                                                      \
+    void a64_##NAME(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm, a64_vreg va)        \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        F(0b110011100, 31, 23); F(OP, 22, 21); VR(vm, 16); F(0, 15, 15); VR(va, 10);        \
+        VR(vn, 5); VR(vd, 0);                                                               \
+        END();                                                                              \
+    }
+INSN(eor3, 0b00)
+INSN(bcax, 0b01)
+#undef INSN
+
+void a64_rax1(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm)
+{
+    BEGIN("rax1");
+    F(0b11001110011, 31, 21); VR(vm, 16); F(0b100011, 15, 10); VR(vn, 5); VR(vd, 0);
+    END();
+}
+
+void a64_xar(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm, int imm)
+{
+    BEGIN("xar");
+    F(0b11001110100, 31, 21); VR(vm, 16); F(imm, 15, 10); VR(vn, 5); VR(vd, 0);
+    END();
+}
+
+/* ---- scalar FP, double ------------------------------------------------------
+ * fmov (general): sf 0 0 11110 type 1 rmode opcode 000000 Rn Rd
+ * fsub:           0 0 0 11110 type 1 Rm 0011 10 Rn Rd
+ * fcmp:           0 0 0 11110 type 1 Rm 00 1000 Rn opcode2 */
+#define INSN(NAME, DST, DSTF, SRC, SRCF, OPCODE)                                            \
+    void a64_##NAME(a64_asm *as, DST rd, SRC rn)                                            \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        F(1, 31, 31); F(0b00, 30, 29); F(0b11110, 28, 24); F(0b01, 23, 22); F(1, 21, 21);   \
+        F(0b00, 20, 19); F(OPCODE, 18, 16); F(0, 15, 10); SRCF(rn, 5); DSTF(rd, 0);         \
+        END();                                                                              \
+    }
+INSN(fmov_dx, a64_vreg, VR,  a64_reg,  RZR, 0b111)
+INSN(fmov_xd, a64_reg,  RZR, a64_vreg, VR,  0b110)
+#undef INSN
+
+void a64_fsub_d(a64_asm *as, a64_vreg dd, a64_vreg dn, a64_vreg dm)
+{
+    BEGIN("fsub_d");
+    F(0b00011110, 31, 24); F(0b01, 23, 22); F(1, 21, 21); VR(dm, 16); F(0b0011, 15, 12);
+    F(0b10, 11, 10); VR(dn, 5); VR(dd, 0);
+    END();
+}
+
+void a64_fcmp_d(a64_asm *as, a64_vreg dn, a64_vreg dm)
+{
+    BEGIN("fcmp_d");
+    F(0b00011110, 31, 24); F(0b01, 23, 22); F(1, 21, 21); VR(dm, 16); F(0b001000, 15, 10);
+    VR(dn, 5); F(0b00000, 4, 0);
+    END();
+}
+
+void a64_fcmp_d0(a64_asm *as, a64_vreg dn)
+{
+    BEGIN("fcmp_d0");
+    F(0b00011110, 31, 24); F(0b01, 23, 22); F(1, 21, 21); F(0, 20, 16); F(0b001000, 15, 10);
+    VR(dn, 5); F(0b01000, 4, 0);
+    END();
+}

@@ -1,0 +1,441 @@
+#!/usr/bin/env python3
+"""tests/gen_a64_goldens.py — reference words for the AArch64 encoder, from llvm-mc.
+
+For every encoder form of stubs/aarch64/assembler_aarch64.h this picks random
+operands (every legal register, sp/zr where the operand allows them, immediates
+over their full range with the end points forced in), writes each case as
+assembly text, assembles the lot with
+
+    llvm-mc -triple=aarch64 -mattr=+sha3 -show-encoding
+
+and writes one line per case:
+
+    form <TAB> operands (space-separated integers) <TAB> 0xWORD <TAB> assembly text
+
+The operands are the arguments of the C encoder call in order (general
+registers 0..30, 31 = zr, 32 = sp; see tests/test_a64_encoder.c for the call
+each form makes), so the C test re-encodes exactly the same case.
+
+Usage:
+    tests/gen_a64_goldens.py > tests/data/a64_goldens.txt     # regenerate (seeded)
+    tests/gen_a64_goldens.py --live TEST_EXE HEADER           # fresh sample, run the test
+The --live mode exits 77 (Meson's "skipped") when llvm-mc is not installed.
+"""
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SEED = 20240605
+CASES_PER_FORM = 200
+LLVM_MC = ['llvm-mc', '-triple=aarch64', '-mattr=+sha3', '-show-encoding']
+
+ZR, SP = 31, 32
+SHIFTS = ['lsl', 'lsr', 'asr', 'ror']
+CONDS = ['eq', 'ne', 'hs', 'lo', 'mi', 'pl', 'vs', 'vc', 'hi', 'ls', 'ge', 'lt', 'gt', 'le', 'al', 'nv']
+ARR = ['8b', '16b', '4h', '8h', '2s', '4s', '1d', '2d']
+SYSREGS = {0xC000: 'midr_el1', 0xD801: 'ctr_el0', 0xD807: 'dczid_el0', 0xDE82: 'tpidr_el0',
+           0xDF02: 'cntvct_el0'}
+
+
+class Gen:
+    """Operand pickers: uniform, with the range's end points forced in often."""
+
+    def __init__(self, rnd):
+        self.r = rnd
+
+    def imm(self, lo, hi, step=1):
+        k = self.r.random()
+        if k < 0.08:
+            return lo
+        if k < 0.16:
+            return hi
+        return lo + step * self.r.randrange((hi - lo) // step + 1)
+
+    def xz(self):   # register or zr
+        return self.r.randrange(32)
+
+    def xs(self):   # register or sp
+        n = self.r.randrange(32)
+        return SP if n == 31 else n
+
+    def x(self):    # x0..x30
+        return self.r.randrange(31)
+
+    def v(self):
+        return self.r.randrange(32)
+
+    def pick(self, seq):
+        return self.r.choice(seq)
+
+
+def gpr(n, w=1):
+    p = 'x' if w else 'w'
+    if n == ZR:
+        return p + 'zr'
+    if n == SP:
+        return 'sp' if w else 'wsp'
+    return '%s%d' % (p, n)
+
+
+def sh_text(sh, amount):
+    return ', %s #%d' % (SHIFTS[sh], amount)
+
+
+# ---- forms: name -> function(g) returning (operands, text) or None to re-draw ----
+
+FORMS = {}
+
+
+def form(name):
+    def deco(fn):
+        FORMS[name] = fn
+        return fn
+    return deco
+
+
+def pair_form(name, mnemonic, fp, load, mode):
+    def fn(g):
+        rt, rt2 = (g.v(), g.v()) if fp else (g.xz(), g.xz())
+        rn, imm = g.xs(), g.imm(-512, 504, 8)
+        if load and rt == rt2:
+            return None
+        if not fp and mode != 'off' and rn in (rt, rt2):
+            return None
+        r = (lambda n: 'd%d' % n) if fp else gpr
+        addr = {'off': '[%s, #%d]', 'pre': '[%s, #%d]!', 'post': '[%s], #%d'}[mode] % (gpr(rn), imm)
+        return [rt, rt2, rn, imm], '%s %s, %s, %s' % (mnemonic, r(rt), r(rt2), addr)
+    FORMS[name] = fn
+
+
+def ldst_form(name, mnemonic, fp, mode):
+    def fn(g):
+        rt = g.v() if fp else g.xz()
+        rn = g.xs()
+        if mode == 'uimm':
+            imm = g.imm(0, 32760, 8)
+        else:
+            imm = g.imm(-256, 255)
+            if not fp and rt == rn:
+                return None
+        r = ('d%d' % rt) if fp else gpr(rt)
+        addr = {'uimm': '[%s, #%d]', 'pre': '[%s, #%d]!', 'post': '[%s], #%d'}[mode] % (gpr(rn), imm)
+        return [rt, rn, imm], '%s %s, %s' % (mnemonic, r, addr)
+    FORMS[name] = fn
+
+
+for fp, (ld, st) in ((False, ('ldp', 'stp')), (True, ('ldpd', 'stpd'))):
+    for mode, suffix in (('off', ''), ('pre', '_pre'), ('post', '_post')):
+        pair_form(ld + suffix, 'ldp', fp, True, mode)
+        pair_form(st + suffix, 'stp', fp, False, mode)
+for fp, (ld, st) in ((False, ('ldr', 'str')), (True, ('ldrd', 'strd'))):
+    for mode, suffix in (('uimm', ''), ('pre', '_pre'), ('post', '_post')):
+        ldst_form(ld + suffix, 'ldr', fp, mode)
+        ldst_form(st + suffix, 'str', fp, mode)
+
+
+def addsub_imm_form(name, mnemonic, rd_sp):
+    def fn(g):
+        w = g.pick([0, 1])
+        rd = g.xs() if rd_sp else g.xz()
+        rn, imm, lsl12 = g.xs(), g.imm(0, 4095), g.pick([0, 1])
+        text = '%s %s, %s, #%d%s' % (mnemonic, gpr(rd, w), gpr(rn, w), imm, ', lsl #12' if lsl12 else '')
+        return [w, rd, rn, imm, lsl12], text
+    FORMS[name] = fn
+
+
+addsub_imm_form('add_imm', 'add', True)
+addsub_imm_form('sub_imm', 'sub', True)
+addsub_imm_form('adds_imm', 'adds', False)
+addsub_imm_form('subs_imm', 'subs', False)
+
+
+@form('cmp_imm')
+def _(g):
+    w, rn, imm, lsl12 = g.pick([0, 1]), g.xs(), g.imm(0, 4095), g.pick([0, 1])
+    return [w, rn, imm, lsl12], 'cmp %s, #%d%s' % (gpr(rn, w), imm, ', lsl #12' if lsl12 else '')
+
+
+def shifted_form(name, mnemonic, shifts):
+    def fn(g):
+        w = g.pick([0, 1])
+        rd, rn, rm = g.xz(), g.xz(), g.xz()
+        sh, amount = g.pick(shifts), g.imm(0, 63 if w else 31)
+        text = '%s %s, %s, %s%s' % (mnemonic, gpr(rd, w), gpr(rn, w), gpr(rm, w), sh_text(sh, amount))
+        return [w, rd, rn, rm, sh, amount], text
+    FORMS[name] = fn
+
+
+for m in ('add', 'sub', 'adds', 'subs'):
+    shifted_form(m + '_reg', m, [0, 1, 2])
+for m in ('and', 'bic', 'orr', 'orn', 'eor', 'eon', 'ands'):
+    shifted_form(m + '_reg', m, [0, 1, 2, 3])
+
+
+@form('cmp_reg')
+def _(g):
+    w = g.pick([0, 1])
+    rn, rm, sh, amount = g.xz(), g.xz(), g.pick([0, 1, 2]), g.imm(0, 63 if w else 31)
+    return [w, rn, rm, sh, amount], 'cmp %s, %s%s' % (gpr(rn, w), gpr(rm, w), sh_text(sh, amount))
+
+
+@form('mov_reg')
+def _(g):
+    w, rd, rm = g.pick([0, 1]), g.xz(), g.xz()
+    return [w, rd, rm], 'mov %s, %s' % (gpr(rd, w), gpr(rm, w))
+
+
+@form('extr')
+def _(g):
+    rd, rn, rm, lsb = g.xz(), g.xz(), g.xz(), g.imm(0, 63)
+    return [rd, rn, rm, lsb], 'extr %s, %s, %s, #%d' % (gpr(rd), gpr(rn), gpr(rm), lsb)
+
+
+def movw_form(name):
+    def fn(g):
+        w = g.pick([0, 1])
+        rd, imm, hw = g.xz(), g.imm(0, 65535), g.imm(0, 3 if w else 1)
+        return [w, rd, imm, hw], '%s %s, #%d, lsl #%d' % (name, gpr(rd, w), imm, 16 * hw)
+    FORMS[name] = fn
+
+
+for m in ('movn', 'movz', 'movk'):
+    movw_form(m)
+
+
+@form('mrs')
+def _(g):
+    rt, sr = g.xz(), g.pick(sorted(SYSREGS))
+    return [rt, sr], 'mrs %s, %s' % (gpr(rt), SYSREGS[sr])
+
+
+@form('b_off')
+def _(g):
+    off = g.imm(-(1 << 27), (1 << 27) - 4, 4)
+    return [off], 'b #%d' % off
+
+
+@form('b_cond_off')
+def _(g):
+    c, off = g.r.randrange(16), g.imm(-(1 << 20), (1 << 20) - 4, 4)
+    return [c, off], 'b.%s #%d' % (CONDS[c], off)
+
+
+def cb_form(name):
+    def fn(g):
+        w, rt, off = g.pick([0, 1]), g.xz(), g.imm(-(1 << 20), (1 << 20) - 4, 4)
+        return [w, rt, off], '%s %s, #%d' % (name, gpr(rt, w), off)
+    FORMS[name + '_off'] = fn
+
+
+def tb_form(name):
+    def fn(g):
+        rt, bit, off = g.xz(), g.imm(0, 63), g.imm(-(1 << 15), (1 << 15) - 4, 4)
+        return [rt, bit, off], '%s %s, #%d, #%d' % (name, gpr(rt, 1 if bit >= 32 else 0), bit, off)
+    FORMS[name + '_off'] = fn
+
+
+for m in ('cbz', 'cbnz'):
+    cb_form(m)
+for m in ('tbz', 'tbnz'):
+    tb_form(m)
+
+
+@form('ret')
+def _(g):
+    rn = g.xz()
+    return [rn], 'ret %s' % gpr(rn)
+
+
+def vlist(n, vt, t):
+    return '{%s}' % ', '.join('v%d.%s' % ((vt + k) % 32, ARR[t]) for k in range(n))
+
+
+def ld1_form(name, mnemonic, mode):
+    def fn(g):
+        n, vt, t, rn = g.imm(1, 4), g.v(), g.r.randrange(8), g.xs()
+        ops, text = [n, vt, t, rn], '%s %s, [%s]' % (mnemonic, vlist(n, vt, t), gpr(rn))
+        if mode == 'post':
+            imm = n * (16 if t & 1 else 8)
+            ops, text = ops + [imm], text + ', #%d' % imm
+        elif mode == 'post_reg':
+            rm = g.x()
+            ops, text = ops + [rm], text + ', %s' % gpr(rm)
+        return ops, text
+    FORMS[name] = fn
+
+
+for m in ('ld1', 'st1'):
+    ld1_form(m, m, 'none')
+    ld1_form(m + '_post', m, 'post')
+    ld1_form(m + '_post_reg', m, 'post_reg')
+
+
+def ld1r_form(name, mode):
+    def fn(g):
+        vt, t, rn = g.v(), g.r.randrange(8), g.xs()
+        ops, text = [vt, t, rn], 'ld1r {v%d.%s}, [%s]' % (vt, ARR[t], gpr(rn))
+        if mode == 'post':
+            imm = 1 << (t >> 1)
+            ops, text = ops + [imm], text + ', #%d' % imm
+        elif mode == 'post_reg':
+            rm = g.x()
+            ops, text = ops + [rm], text + ', %s' % gpr(rm)
+        return ops, text
+    FORMS[name] = fn
+
+
+ld1r_form('ld1r', 'none')
+ld1r_form('ld1r_post', 'post')
+ld1r_form('ld1r_post_reg', 'post_reg')
+
+
+def vbit_form(name, mnemonic):
+    def fn(g):
+        t, vd, vn, vm = g.pick([0, 1]), g.v(), g.v(), g.v()
+        a = ARR[t]
+        return [t, vd, vn, vm], '%s v%d.%s, v%d.%s, v%d.%s' % (mnemonic, vd, a, vn, a, vm, a)
+    FORMS[name] = fn
+
+
+for m in ('and', 'bic', 'orr', 'eor'):
+    vbit_form(m + '_v', m)
+
+
+@form('mov_v')
+def _(g):
+    t, vd, vn = g.pick([0, 1]), g.v(), g.v()
+    return [t, vd, vn], 'mov v%d.%s, v%d.%s' % (vd, ARR[t], vn, ARR[t])
+
+
+def sha3_4_form(name):
+    def fn(g):
+        r = [g.v() for _ in range(4)]
+        return r, '%s %s' % (name, ', '.join('v%d.16b' % n for n in r))
+    FORMS[name] = fn
+
+
+sha3_4_form('eor3')
+sha3_4_form('bcax')
+
+
+@form('rax1')
+def _(g):
+    r = [g.v() for _ in range(3)]
+    return r, 'rax1 %s' % ', '.join('v%d.2d' % n for n in r)
+
+
+@form('xar')
+def _(g):
+    r, imm = [g.v() for _ in range(3)], g.imm(0, 63)
+    return r + [imm], 'xar %s, #%d' % (', '.join('v%d.2d' % n for n in r), imm)
+
+
+@form('fmov_dx')
+def _(g):
+    dd, xn = g.v(), g.xz()
+    return [dd, xn], 'fmov d%d, %s' % (dd, gpr(xn))
+
+
+@form('fmov_xd')
+def _(g):
+    xd, dn = g.xz(), g.v()
+    return [xd, dn], 'fmov %s, d%d' % (gpr(xd), dn)
+
+
+@form('fsub_d')
+def _(g):
+    r = [g.v() for _ in range(3)]
+    return r, 'fsub d%d, d%d, d%d' % tuple(r)
+
+
+@form('fcmp_d')
+def _(g):
+    r = [g.v() for _ in range(2)]
+    return r, 'fcmp d%d, d%d' % tuple(r)
+
+
+@form('fcmp_d0')
+def _(g):
+    dn = g.v()
+    return [dn], 'fcmp d%d, #0.0' % dn
+
+
+# ---- assembling ----------------------------------------------------------------
+
+def cases(seed, per_form):
+    g = Gen(random.Random(seed))
+    out = []
+    for name, fn in FORMS.items():
+        n = 0
+        while n < per_form:
+            c = fn(g)
+            if c is not None:
+                out.append((name, c[0], c[1]))
+                n += 1
+    return out
+
+
+def assemble(case_list):
+    src = ''.join(text + '\n' for _, _, text in case_list)
+    p = subprocess.run(LLVM_MC, input=src, capture_output=True, text=True)
+    if p.returncode != 0 or p.stderr.strip():
+        sys.exit('llvm-mc failed:\n' + p.stderr[:4000])
+    words = []
+    for line in p.stdout.splitlines():
+        if '// encoding: [' in line:
+            b = line.split('// encoding: [')[1].split(']')[0].split(',')
+            words.append(int.from_bytes(bytes(int(x, 16) for x in b), 'little'))
+    if len(words) != len(case_list):
+        sys.exit('llvm-mc gave %d encodings for %d instructions' % (len(words), len(case_list)))
+    return words
+
+
+def write(f, case_list, words, header):
+    f.write(header)
+    for (name, ops, text), w in zip(case_list, words):
+        f.write('%s\t%s\t0x%08x\t%s\n' % (name, ' '.join(str(o) for o in ops), w, text))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--seed', type=int, default=SEED)
+    ap.add_argument('--cases', type=int, default=CASES_PER_FORM, help='cases per form')
+    ap.add_argument('--live', nargs=2, metavar=('TEST_EXE', 'HEADER'),
+                    help='assemble a fresh random sample and run the encoder test on it')
+    a = ap.parse_args()
+    if shutil.which('llvm-mc') is None:
+        print('llvm-mc not installed: skipped', file=sys.stderr)
+        sys.exit(77 if a.live else 1)
+    if a.live:
+        seed = int(os.environ.get('A64_LIVE_SEED', random.SystemRandom().randrange(1 << 31)))
+        per_form = int(os.environ.get('A64_LIVE_CASES', '40'))
+        print('live llvm-mc sample: seed %d, %d cases per form (A64_LIVE_SEED=%d to repeat)'
+              % (seed, per_form, seed), flush=True)
+        cl = cases(seed, per_form)
+        words = assemble(cl)
+        with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as f:
+            write(f, cl, words, '# live sample, seed %d\n' % seed)
+        try:
+            # cross builds: run the test under the exe_wrapper (tests/meson.build)
+            wrapper = os.environ.get('MINIVM_WRAPPER', '').split()
+            r = subprocess.run(wrapper + [a.live[0], f.name, a.live[1], str(per_form)])
+        finally:
+            os.unlink(f.name)
+        sys.exit(r.returncode)
+    cl = cases(a.seed, a.cases)
+    words = assemble(cl)
+    ver = subprocess.run(['llvm-mc', '--version'], capture_output=True, text=True).stdout
+    ver = next((l.strip() for l in ver.splitlines() if 'version' in l), 'unknown version')
+    header = ('# Generated by tests/gen_a64_goldens.py (seed %d, %d cases per form, %s); do not edit.\n'
+              '# Regenerate: python3 tests/gen_a64_goldens.py > tests/data/a64_goldens.txt\n'
+              '# form<TAB>operands of the C encoder call<TAB>llvm-mc word<TAB>assembly\n'
+              % (a.seed, a.cases, ver))
+    write(sys.stdout, cl, words, header)
+
+
+if __name__ == '__main__':
+    main()
