@@ -10,6 +10,7 @@
 # falls back by itself on CPUs without AVX-512).
 tool=$1
 [ "$(uname -m)" = x86_64 ] || { echo "not an x86-64 host"; exit 77; }
+[ -z "${MINIVM_WRAPPER:-}" ] || { echo "cross build: $tool runs under $MINIVM_WRAPPER"; exit 77; }
 command -v java >/dev/null 2>&1 || { echo "no java on PATH"; exit 77; }
 
 hs=$(java -XX:UseAVX=3 -Xlog:os+cpu=info -version 2>/dev/null | sed -n 's/^.*\[os,cpu\] \(CPU: total .*\)$/\1/p' | head -n 1)

@@ -103,10 +103,18 @@ tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s)
     size_t argc = 0;
     while (argv[argc])
         argc++;
-    char **args = calloc(argc + 2, sizeof *args);
-    args[0] = (char *)exe;
+    /* MINIVM_WRAPPER (cross builds): words put before the launcher, e.g.
+       "qemu-aarch64 -L /usr/aarch64-linux-gnu"; its first word goes through PATH. */
+    char *wrapper = strdup(getenv("MINIVM_WRAPPER") ? getenv("MINIVM_WRAPPER") : "");
+    size_t nwrap = 0;
+    char **args = calloc(argc + 2 + strlen(wrapper) / 2 + 1, sizeof *args);
+    if (!wrapper || !args)
+        abort();
+    for (char *save = NULL, *w = strtok_r(wrapper, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        args[nwrap++] = w;
+    args[nwrap] = (char *)exe;
     for (size_t i = 0; i < argc; i++)
-        args[i + 1] = (char *)argv[i];
+        args[nwrap + i + 1] = (char *)argv[i];
     pid_t pid = fork();
     if (pid < 0)
         fail_msg("fork: %s", strerror(errno));
@@ -115,10 +123,11 @@ tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s)
         dup2(out[1], 1);
         dup2(err[1], 2);
         close(in[0]); close(in[1]); close(out[0]); close(out[1]); close(err[0]); close(err[1]);
-        execv(exe, args);
+        execvp(args[0], args);
         _exit(127);
     }
     free(args);
+    free(wrapper);
     close(in[0]);
     close(out[1]);
     close(err[1]);
