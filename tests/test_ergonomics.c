@@ -288,8 +288,11 @@ static void check_flag(const char *case_name, const char *out, const char *name,
     }
     if (!line)
         fail_msg("%s: no %s line in\n%s", case_name, name, out);
-    const char *value = strlen(line) > 53 ? line + 53 : "";
-    size_t vlen = strcspn(value, " ");
+    /* the value starts at offset 53 (PrintFlagsFinal layout) and runs to the next blank */
+    size_t llen = strlen(line), vlen = 0;
+    const char *value = line + (llen > 53 ? 53 : llen);
+    while (value[vlen] != '\0' && value[vlen] != ' ')
+        vlen++;
     const char *origin = strrchr(line, '{');
     bool want_true = want == 'T' || want == 't';
     const char *want_origin = want == 'T' || want == 'F' ? "{default}" : "{command line}";
