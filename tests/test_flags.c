@@ -26,7 +26,7 @@
 #include "flags.h"
 #include "testutil.h"
 
-enum { EXACT, PREFIX, CONTAINS, LACKS };
+enum { EXACT = TU_EXACT, PREFIX = TU_PREFIX, CONTAINS = TU_CONTAINS, LACKS = TU_LACKS };
 
 typedef struct flag_case {
     const char *name;
@@ -409,17 +409,7 @@ static char *subst(const char *s, const paths *p)
 static void check_stream(const char *what, const char *got, int mode, const char *want_raw, const paths *p)
 {
     char *want = subst(want_raw, p);
-    int ok = mode == EXACT    ? strcmp(got, want) == 0
-             : mode == PREFIX ? strncmp(got, want, strlen(want)) == 0
-             : mode == LACKS  ? strstr(got, want) == NULL
-                              : strstr(got, want) != NULL;
-    if (!ok)
-        fail_msg("%s %s\n--- expected ---\n%s\n--- got ---\n%s", what,
-                 mode == EXACT    ? "differs"
-                 : mode == PREFIX ? "does not start as expected"
-                 : mode == LACKS  ? "has a text it must not have"
-                                  : "lacks the expected text",
-                 want, got);
+    tu_expect_text(what, got, mode, want);
     free(want);
 }
 

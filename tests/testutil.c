@@ -222,3 +222,18 @@ char *tu_subst(const char *s, const char *file)
     *o = '\0';
     return r;
 }
+
+void tu_expect_text(const char *what, const char *got, int mode, const char *want)
+{
+    int ok = mode == TU_EXACT    ? strcmp(got, want) == 0
+             : mode == TU_PREFIX ? strncmp(got, want, strlen(want)) == 0
+             : mode == TU_LACKS  ? strstr(got, want) == NULL
+                                 : strstr(got, want) != NULL;
+    if (!ok)
+        fail_msg("%s %s\n--- expected ---\n%s\n--- got ---\n%s", what,
+                 mode == TU_EXACT    ? "differs"
+                 : mode == TU_PREFIX ? "does not start as expected"
+                 : mode == TU_LACKS  ? "has a text it must not have"
+                                     : "lacks the expected text",
+                 want, got);
+}

@@ -45,4 +45,11 @@ const char *tu_temp_file(const char *name, const char *text, size_t len);
 /* s with every '@' replaced by file (malloc'ed; fails the test when out of memory). */
 char *tu_subst(const char *s, const char *file);
 
+/* How tu_expect_text compares a captured stream with the expected text. */
+enum { TU_EXACT, TU_PREFIX, TU_CONTAINS, TU_LACKS };
+
+/* Fail the test (showing both texts) unless got matches want under mode;
+   what names the stream in the message ("stdout", "stderr"). */
+void tu_expect_text(const char *what, const char *got, int mode, const char *want);
+
 #endif
