@@ -1,0 +1,55 @@
+/*
+ * stubs/aarch64/stubgenerator_aarch64.h — the AArch64 stub generators
+ * (HotSpot's cpu/aarch64/stubGenerator_aarch64.cpp, the SHA-3 part).
+ *
+ * Pure code emission into an a64_asm buffer: compiled and runnable on every
+ * host, so every stub can be generated, printed and checked against llvm-mc
+ * on x86-64; only executing the words needs AArch64.
+ *
+ * Both variants take HotSpot's arguments (stubroutines.h):
+ *   c_rarg0 buf, c_rarg1 state, c_rarg2 block_size [, c_rarg3 ofs, c_rarg4 limit]
+ * and dispatch on block_size inside (72/104/136/144/168; anything else is a
+ * caller bug, as in HotSpot).
+ *
+ *   SIMD (JDK-8252204): lanes in the low 64 bits of v0..v24, FEAT_SHA3
+ *        eor3/rax1/xar/bcax; saves d8..d15. Needs a CPU with sha3.
+ *   GPR  (JDK-8337666): lanes in x3..x17, x19..x28; the pseudo-instructions
+ *        of the macro-assembler; saves x19..x28, fp, lr; loop counter in d0.
+ *        fp and x18 serve as temporaries when allowed (no PreserveFramePointer,
+ *        x18 not reserved by the platform); otherwise two lanes are spilled
+ *        around the theta step of each round.
+ */
+#ifndef MINIVM_STUBGENERATOR_AARCH64_H
+#define MINIVM_STUBGENERATOR_AARCH64_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "assembler_aarch64.h"
+
+typedef struct a64_sha3_config {
+    bool simd;          /* SIMD (FEAT_SHA3) variant, else GPR */
+    bool multi_block;   /* sha3_implCompressMB (returns ofs), else sha3_implCompress */
+    bool preserve_fp;   /* -XX:+PreserveFramePointer: never use fp as a temporary */
+    bool r18_reserved;  /* the platform reserves x18 (macOS, Windows; build option) */
+} a64_sha3_config;
+
+/* x18 is reserved on this build's target platform (Meson option a64_r18_reserved,
+   or always on macOS and Windows). */
+bool a64_platform_reserves_r18(void);
+
+/* The 24 Keccak round constants the stubs load (one 8-byte word each). */
+extern const uint64_t a64_sha3_round_consts[24];
+
+/*
+ * Emit one SHA-3 stub at the buffer's current position (word aligned, as
+ * every AArch64 instruction). Returns the entry's word index. On a refused
+ * instruction or a full buffer, a64_asm_failed(as) is true and the words
+ * must not run.
+ */
+size_t a64_generate_sha3_implCompress(a64_asm *as, const a64_sha3_config *cfg);
+
+/* Instructions one Keccak round of the variant takes (for docs and tests). */
+int a64_sha3_round_insns(const a64_sha3_config *cfg);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * stubs/stubroutines.h — the stub table (HotSpot's StubRoutines): the entry
+ * points of the machine-code stubs generated at start-up, written once by
+ * stubs_generate() before any program runs, then only read. vm/ reads it when
+ * it links intrinsic candidates (vm/intrinsics.c); a NULL entry means "no stub
+ * runs here" (flag off, a CPU without a generator, what-if mode, generation
+ * failed), and the candidate runs its bytecode.
+ *
+ * The C signatures are the AArch64 stubs' calling convention (REFERENCE §4):
+ * buf is already b + ofs, state is the long[25] of lanes (A[x + 5y]),
+ * block_size one of 72/104/136/144/168. The multi-block stub absorbs and
+ * permutes `do { ...; ofs += block_size; } while (ofs <= limit)` and returns
+ * the final ofs, exactly as DigestBase.implCompressMultiBlock0 does.
+ */
+#ifndef MINIVM_STUBROUTINES_H
+#define MINIVM_STUBROUTINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void (*stub_sha3_compress_fn)(const uint8_t *buf, int64_t *state, int32_t block_size);
+typedef int32_t (*stub_sha3_compress_mb_fn)(const uint8_t *buf, int64_t *state, int32_t block_size,
+                                            int32_t ofs, int32_t limit);
+
+/* One entry: the function, and the stub's name and variant for messages. */
+typedef struct stub_sha3_entry {
+    stub_sha3_compress_fn fn;
+    const char *name;     /* "sha3_implCompress" */
+    const char *variant;  /* "gpr", "simd" */
+} stub_sha3_entry;
+
+typedef struct stub_sha3_mb_entry {
+    stub_sha3_compress_mb_fn fn;
+    const char *name;     /* "sha3_implCompressMB" */
+    const char *variant;
+} stub_sha3_mb_entry;
+
+typedef struct stub_routines {
+    stub_sha3_entry sha3_implCompress;
+    stub_sha3_mb_entry sha3_implCompressMB;
+} stub_routines;
+
+/* The table (all NULL until stubs_generate() ran). */
+const stub_routines *stub_routines_table(void);
+
+#endif
