@@ -43,3 +43,49 @@ void a64m_bcax(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm, a64_reg ra, a64_
     a64_bic_reg(as, A64_X64, tmp, rm, ra, A64_LSL, 0);
     a64_eor_reg(as, A64_X64, rd, rn, tmp, A64_LSL, 0);
 }
+
+void a64m_bcax5(a64_asm *as, a64_reg a0, a64_reg a1, a64_reg a2, a64_reg a3, a64_reg a4,
+                a64_reg t0, a64_reg t1, a64_reg t2)
+{
+    /*
+     * a[x] ^= ~a[x+1] & a[x+2] for x = 0..4, every term from the old row:
+     * the terms of a0 and a1 wait in t0/t1 while a2 and a3 are updated
+     * (their terms read only a3, a4, a0 — still old); a0 and a1 change last.
+     */
+    a64_bic_reg(as, A64_X64, t0, a2, a1, A64_LSL, 0);
+    a64_bic_reg(as, A64_X64, t1, a3, a2, A64_LSL, 0);
+    a64_bic_reg(as, A64_X64, t2, a4, a3, A64_LSL, 0);
+    a64_eor_reg(as, A64_X64, a2, a2, t2, A64_LSL, 0);
+    a64_bic_reg(as, A64_X64, t2, a0, a4, A64_LSL, 0);
+    a64_eor_reg(as, A64_X64, a3, a3, t2, A64_LSL, 0);
+    a64_bic_reg(as, A64_X64, t2, a1, a0, A64_LSL, 0);
+    a64_eor_reg(as, A64_X64, a0, a0, t0, A64_LSL, 0);
+    a64_eor_reg(as, A64_X64, a1, a1, t1, A64_LSL, 0);
+    a64_eor_reg(as, A64_X64, a4, a4, t2, A64_LSL, 0);
+}
+
+void a64m_mov64(a64_asm *as, a64_reg rd, uint64_t imm)
+{
+    bool first = true;
+    for (int hw = 0; hw < 4; hw++) {
+        uint64_t half = (imm >> (16 * hw)) & 0xffff;
+        if (half == 0 && !(hw == 3 && first))
+            continue;
+        if (first)
+            a64_movz(as, A64_X64, rd, (int64_t)half, hw);
+        else
+            a64_movk(as, A64_X64, rd, (int64_t)half, hw);
+        first = false;
+    }
+}
+
+void a64m_enter(a64_asm *as)
+{
+    a64_stp_pre(as, A64_RFP, A64_RLR, A64_SP, -16);
+    a64_add_imm(as, A64_X64, A64_RFP, A64_SP, 0, 0);
+}
+
+void a64m_leave(a64_asm *as)
+{
+    a64_ldp_post(as, A64_RFP, A64_RLR, A64_SP, 16);
+}

@@ -7,6 +7,14 @@
  *   a64m_rax1(d, n, m)         d = n ^ rol(m, 1)        eor d, n, m, ror #63
  *   a64m_eor3(d, n, m, a)      d = n ^ m ^ a            two eor
  *   a64m_bcax(d, n, m, a, t)   d = n ^ (m & ~a)         bic t, m, a; eor d, n, t
+ *   a64m_bcax5(a0..a4, t0..t2) the chi step of one Keccak row, in place:
+ *                              a[x] ^= a[x+2] & ~a[x+1]  10 instructions, 3 temps
+ *
+ * and the frame and constant helpers every generator needs:
+ *
+ *   a64m_mov64(d, imm)         d = imm                  movz + up to 3 movk
+ *   a64m_enter / a64m_leave    frame record             stp fp, lr, [sp, #-16]!; mov fp, sp
+ *                                                       ldp fp, lr, [sp], #16
  *
  * Operands may alias the destination: each pseudo-instruction orders its
  * instructions so that no source is overwritten before it is read.
@@ -21,5 +29,15 @@ void a64m_rax1(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm);
 void a64m_eor3(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm, a64_reg ra);
 /* tmp may be rd when rd != rn; tmp must not be rn (refused). */
 void a64m_bcax(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm, a64_reg ra, a64_reg tmp);
+/* One Keccak chi row a0..a4 (5 distinct registers) with 3 distinct temps. */
+void a64m_bcax5(a64_asm *as, a64_reg a0, a64_reg a1, a64_reg a2, a64_reg a3, a64_reg a4,
+                a64_reg t0, a64_reg t1, a64_reg t2);
+
+/* rd = imm (64-bit): movz of the lowest non-zero halfword, movk of the others. */
+void a64m_mov64(a64_asm *as, a64_reg rd, uint64_t imm);
+/* HotSpot's enter(): push a frame record and point fp at it. leave() pops it
+   without `mov sp, fp`, so it is correct even where fp served as a temporary. */
+void a64m_enter(a64_asm *as);
+void a64m_leave(a64_asm *as);
 
 #endif /* MINIVM_MACROASSEMBLER_AARCH64_H */
