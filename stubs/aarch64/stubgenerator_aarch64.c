@@ -438,18 +438,32 @@ size_t a64_generate_sha3_implCompress(a64_asm *as, const a64_sha3_config *cfg)
     return entry;
 }
 
+void a64_emit_sha3_round(a64_asm *as, const a64_sha3_config *cfg)
+{
+    /* the round as the stub's loop body has it, with the loop control:
+       SIMD sub + cbnz, GPR fsub + fcmp + b.ne (to the round's first word) */
+    a64_label top;
+    a64_label_init(&top);
+    a64_bind(as, &top);
+    if (cfg->simd) {
+        a64_sub_imm(as, A64_W32, A64_RSCRATCH2, A64_RSCRATCH2, 1, 0);
+        keccak_round_simd(as, A64_R10);
+        a64_cbnz(as, A64_W32, A64_RSCRATCH2, &top);
+    } else {
+        const gpr_regs r = gpr_regs_for(cfg);
+        keccak_round_gpr(as, &r);
+        a64_fsub_d(as, A64_V0, A64_V0, A64_V1);
+        a64_fcmp_d0(as, A64_V0);
+        a64_b_cond(as, A64_NE, &top);
+    }
+}
+
 int a64_sha3_round_insns(const a64_sha3_config *cfg)
 {
     uint32_t scratch[512];
     a64_asm as;
     a64_asm_init(&as, scratch, sizeof scratch / sizeof scratch[0]);
     as.fatal = false;
-    /* one round and its loop control: SIMD sub + cbnz, GPR fsub + fcmp + b.ne */
-    if (cfg->simd) {
-        keccak_round_simd(&as, A64_R10);
-        return (int)a64_asm_pc(&as) + 2;
-    }
-    const gpr_regs r = gpr_regs_for(cfg);
-    keccak_round_gpr(&as, &r);
-    return (int)a64_asm_pc(&as) + 3;
+    a64_emit_sha3_round(&as, cfg);
+    return a64_asm_failed(&as) ? -1 : (int)a64_asm_pc(&as);
 }

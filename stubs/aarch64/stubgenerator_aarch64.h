@@ -49,7 +49,11 @@ extern const uint64_t a64_sha3_round_consts[24];
  */
 size_t a64_generate_sha3_implCompress(a64_asm *as, const a64_sha3_config *cfg);
 
-/* Instructions one Keccak round of the variant takes (for docs and tests). */
+/* One Keccak round of the variant exactly as its stub's loop body emits it,
+   loop control included (bench/stub_mca.sh feeds it to llvm-mca). */
+void a64_emit_sha3_round(a64_asm *as, const a64_sha3_config *cfg);
+
+/* Instructions in that loop body (for docs and tests). */
 int a64_sha3_round_insns(const a64_sha3_config *cfg);
 
 #endif
