@@ -243,9 +243,10 @@ static const flag_case cases[] = {
      "     bool PrintWarnings                            = false                                     {product} "
      "{config file}\n",
      EXACT, VERSION},
-    {"settings_file_quotes_keep_blanks", NULL, "+UnlockDiagnosticVMOptions DisableIntrinsic=\"_a _b\"\n",
+    {"settings_file_quotes_keep_blanks", NULL,
+     "+UnlockDiagnosticVMOptions DisableIntrinsic=\"_md5_implCompress _sha_implCompress\"\n",
      {"-XX:Flags=@file", FINAL, "-version"}, 0, CONTAINS,
-     "ccstrlist DisableIntrinsic                         = _a _b                                  {diagnostic} "
+     "ccstrlist DisableIntrinsic                         = _md5_implCompress _sha_implCompress         {diagnostic} "
      "{config file}\n",
      EXACT, VERSION},
     {"settings_file_command_line_wins", NULL, "TieredStopAtLevel=2\n",
@@ -272,11 +273,12 @@ static const flag_case cases[] = {
      L_TIERED_ENV_1, EXACT, PICKED_UP "-XX:TieredStopAtLevel=1\n" VERSION},
     {"environment_command_line_wins", "-XX:TieredStopAtLevel=1", NULL, {"-XX:TieredStopAtLevel=2", FINAL, "-version"},
      0, CONTAINS, L_TIERED_CMDLINE_2, EXACT, PICKED_UP "-XX:TieredStopAtLevel=1\n" VERSION},
-    {"environment_quotes", "-XX:+UnlockDiagnosticVMOptions '-XX:DisableIntrinsic=_a _b'", NULL, {FINAL, "-version"}, 0,
-     CONTAINS,
-     "ccstrlist DisableIntrinsic                         = _a _b                                  {diagnostic} "
+    {"environment_quotes", "-XX:+UnlockDiagnosticVMOptions '-XX:DisableIntrinsic=_md5_implCompress _sha_implCompress'",
+     NULL, {FINAL, "-version"}, 0, CONTAINS,
+     "ccstrlist DisableIntrinsic                         = _md5_implCompress _sha_implCompress         {diagnostic} "
      "{environment}\n",
-     EXACT, PICKED_UP "-XX:+UnlockDiagnosticVMOptions '-XX:DisableIntrinsic=_a _b'\n" VERSION},
+     EXACT,
+     PICKED_UP "-XX:+UnlockDiagnosticVMOptions '-XX:DisableIntrinsic=_md5_implCompress _sha_implCompress'\n" VERSION},
     {"environment_bad_flag", "-XX:Foo", NULL, {"-version"}, 1, EXACT, "", EXACT,
      PICKED_UP "-XX:Foo\nUnrecognized VM option 'Foo'\n" FATAL_TAIL},
     {"environment_unmatched_quote", "\"-XX:+UseSHA -XX:Foo", NULL, {"-version"}, 1, EXACT, "", EXACT,
@@ -316,15 +318,17 @@ static const flag_case cases[] = {
      "     bool UseCompiler                              = true                                      {product} "
      "{default}\n",
      EXACT, VERSION},
-    {"ccstrlist_accumulates", NULL, NULL, {UNLOCK, "-XX:DisableIntrinsic=_a", "-XX:DisableIntrinsic=_b", FINAL, "-version"},
+    {"ccstrlist_accumulates", NULL, NULL,
+     {UNLOCK, "-XX:DisableIntrinsic=_md5_implCompress", "-XX:DisableIntrinsic=_sha_implCompress", FINAL, "-version"},
      0, CONTAINS,
-     "ccstrlist DisableIntrinsic                         = _a\n"
-     "          DisableIntrinsic                        += _b                                     {diagnostic} "
+     "ccstrlist DisableIntrinsic                         = _md5_implCompress\n"
+     "          DisableIntrinsic                        += _sha_implCompress                      {diagnostic} "
      "{command line}\n",
      EXACT, VERSION},
-    {"ccstrlist_reset", NULL, NULL, {UNLOCK, "-XX:DisableIntrinsic=_a", "-XX:DisableIntrinsic:=_b", FINAL, "-version"},
+    {"ccstrlist_reset", NULL, NULL,
+     {UNLOCK, "-XX:DisableIntrinsic=_md5_implCompress", "-XX:DisableIntrinsic:=_sha_implCompress", FINAL, "-version"},
      0, CONTAINS,
-     "ccstrlist DisableIntrinsic                         = _b                                     {diagnostic} "
+     "ccstrlist DisableIntrinsic                         = _sha_implCompress                      {diagnostic} "
      "{command line}\n",
      EXACT, VERSION},
     {"long_value_pushes_the_kind_one_blank", NULL, NULL,

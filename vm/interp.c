@@ -9,7 +9,9 @@
  *
  * Calls do not recurse in C: a bytecode call pushes a vm_frame and copies
  * the arguments into the callee's fresh register window (the rest of the
- * window is zeroed, so the collector never sees a stale reference).
+ * window is zeroed, so the collector never sees a stale reference). A call
+ * of an @IntrinsicCandidate that vm_new linked to a stub runs the stub
+ * instead, without a frame (vm/intrinsics.c); other calls pay nothing for it.
  *
  * Every operand was checked by the verifier (vm/verify.c); the only checks
  * left here are Java's runtime ones: bounds, null, division by zero,
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "intrinsics.h"
 #include "vm.h"
 
 #ifndef VM_USE_GOTO
@@ -521,17 +524,26 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         /* CALL: R[A] := f(R[A+1]..); CALLV: f(R[A]..); first is the first argument */
         const vm_method *callee = prog->methods[GET_Bx(i)];
         savepc();
-        if (callee->flags & VM_METHOD_NATIVE) {
+        /* one test for both kinds of callee that may not run bytecode */
+        if (callee->flags & (VM_METHOD_NATIVE | VM_METHOD_INTRINSIC)) {
             vm_value ret = {0};
-            int st = callee->native(vm, R + first, &ret);
-            if (st != VM_OK) {
-                status = st;
-                native = callee;
-                goto exception;
+            int done = 1;
+            if (callee->flags & VM_METHOD_NATIVE) {
+                int st = callee->native(vm, R + first, &ret);
+                if (st != VM_OK) {
+                    status = st;
+                    native = callee;
+                    goto exception;
+                }
+            } else {
+                /* 0: not linked, or arguments the stub must not see: the bytecode runs */
+                done = vm_intrinsic_call(vm, callee, R + first, &ret);
             }
-            if (GET_OP(i) == OP_CALL)
-                RA = ret;
-            continue;
+            if (done) {
+                if (GET_OP(i) == OP_CALL)
+                    RA = ret;
+                continue;
+            }
         }
         uint32_t nb = fr->base + m->nregs;
         if (nb + callee->nregs > vm->stack_cap || vm->nframes == vm->frame_cap)
@@ -598,6 +610,15 @@ int vm_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result
         if (result)
             *result = ret;
         return VM_OK;
+    }
+    if (m->flags & VM_METHOD_INTRINSIC) {
+        vm_value ret = {0};
+        if (vm_intrinsic_call(vm, m, R, &ret)) {
+            vm->nframes = entry;
+            if (result)
+                *result = ret;
+            return VM_OK;
+        }
     }
     return execute(vm, entry, result);
 }

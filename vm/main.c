@@ -12,6 +12,8 @@
 #include "arguments.h"
 #include "ergonomics_hook.h"
 #include "flags.h"
+#include "intrinsics.h"
+#include "stubroutines.h"
 #include "vm.h"
 
 int main(int argc, char **argv)
@@ -26,6 +28,14 @@ int main(int argc, char **argv)
     /* ---- CPU selection and ergonomics (stubs/): the flags take their final values ---- */
     if (stubs_select_cpu_and_ergonomics(stderr) != 0)
         return 1;
+
+    /* HotSpot's DisableIntrinsicConstraintFunc (checked after ergonomics): every id must be known */
+    char bad_id[64];
+    if (vm_intrinsic_check_list(FLAG(DisableIntrinsic), bad_id, sizeof bad_id) != 0) {
+        fprintf(stderr, "Unrecognized intrinsic detected in DisableIntrinsic: %s\n", bad_id);
+        args_print_fatal_tail(stderr);
+        return 1;
+    }
 
     /* as HotSpot once the VM is created: the flags, then help or version, or the program */
     if (FLAG(PrintFlagsFinal) || FLAG(PrintFlagsRanges))
@@ -69,6 +79,10 @@ int main(int argc, char **argv)
         .stack_size = (size_t)FLAG(ThreadStackSize) * 1024, /* 0: the default */
         .argc = args.prog_argc,
         .argv = args.prog_argv,
+        /* the stubs stubs/ generated for the final flag values (all NULL: none) */
+        .stubs = stub_routines_table(),
+        .disable_intrinsic = FLAG(DisableIntrinsic),
+        .print_intrinsics = FLAG(PrintIntrinsics),
     };
     vm_t *vm = vm_new(prog, &opt, err, sizeof err);
     if (!vm) {

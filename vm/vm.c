@@ -1,12 +1,13 @@
 /*
  * vm/vm.c — a VM instance: creation (linking a loaded program to a heap,
- * statics and string constants), exceptions, teardown.
+ * statics, string constants and intrinsic stubs), exceptions, teardown.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "intrinsics.h"
 #include "vm.h"
 
 static const char *const exc_classes[] = {
@@ -129,6 +130,7 @@ vm_t *vm_new(const vm_program *p, const vm_options *opt, char *err, size_t errle
         vm_free(vm);
         return NULL;
     }
+    vm_intrinsics_link(vm);
     return vm;
 }
 

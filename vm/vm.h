@@ -183,11 +183,24 @@ const char *vm_builtin_source(const char *module, size_t *len);
 vm_native_fn vm_native_lookup(const char *module, const char *name);
 
 /* ---- the VM instance ------------------------------------------------------ */
+struct stub_routines; /* stubs/stubroutines.h */
+
+/*
+ * What a VM needs from the launcher. All zero is a working VM: default heap
+ * and stack, no stubs (every candidate runs its bytecode), nothing printed.
+ * The launcher (vm/main.c) fills the intrinsic fields from the -XX flags;
+ * vm/ itself never reads a flag, so tests set them directly.
+ */
 typedef struct vm_options {
     size_t heap_max;        /* bytes (-Xmx) */
     size_t stack_size;      /* bytes of register stack (-Xss) */
     int argc;               /* program arguments */
     char **argv;
+    /* intrinsic linking (vm/intrinsics.h) */
+    const struct stub_routines *stubs; /* the stub table (stub_routines_table()); NULL: no stubs */
+    const char *disable_intrinsic;     /* -XX:DisableIntrinsic: ids split by ',', ' ', '\n'; NULL: none */
+    int print_intrinsics;              /* -XX:+PrintIntrinsics: one line per candidate when it is linked */
+    FILE *intrinsics_out;              /* where those lines go; NULL: stdout (HotSpot's tty) */
 } vm_options;
 
 #define VM_DEFAULT_HEAP_MAX   ((size_t)1 << 30)
@@ -213,6 +226,21 @@ typedef struct vm_frame {
     uint32_t base;          /* index of R[0] in the register stack */
     uint8_t ret_reg;        /* caller register receiving the result */
 } vm_frame;
+
+/*
+ * A linked intrinsic candidate (vm/intrinsics.c): its calls run the stub
+ * of intrinsic id with these fields of `this`. Per VM, because the stub
+ * table and DisableIntrinsic are per-VM options.
+ */
+typedef struct vm_intrinsic_link {
+    const vm_method *m;     /* the candidate */
+    uint16_t id;            /* vm_intrinsic_id */
+    uint16_t rec;           /* the record `this` must be */
+    uint16_t f_state;       /* its long[] state field */
+    uint16_t f_block_size;  /* its int blockSize field */
+} vm_intrinsic_link;
+
+#define VM_MAX_INTRINSIC_LINKS 8 /* at least VM_INTRINSIC_COUNT - 1: one method per id */
 
 typedef struct vm_heap {
     vm_obj *objects;        /* all objects, newest first */
@@ -243,6 +271,9 @@ struct vm_t {
     /* references held by C code across allocations (tests, embedders) */
     vm_obj **roots[VM_MAX_ROOTS];
     uint32_t nroots;
+    /* the candidates whose calls run stubs (vm/intrinsics.c) */
+    vm_intrinsic_link intrinsics[VM_MAX_INTRINSIC_LINKS];
+    uint32_t nintrinsics;
 };
 
 /* vm/vm.c */

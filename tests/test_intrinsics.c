@@ -1,0 +1,920 @@
+/*
+ * tests/test_intrinsics.c — intrinsic linking (vm/intrinsics.c),
+ * -XX:+PrintIntrinsics and -XX:DisableIntrinsic (suite 'unit').
+ *
+ * In process, VMs over the SHA-3 library (tests/data/Sha3Test.mva and a small
+ * program that calls the two candidates directly) run side by side: one
+ * without stubs (the bytecode: the specification) and one whose vm_options
+ * carry a stub table of counting wrappers. The wrappers call
+ *
+ *   ref   the C reference (stubs/sha3_ref.c): on every host;
+ *   real  the stubs stubs/ generated at start-up for -XX:+UseSHA3Intrinsics
+ *         (stub_routines_table()): skipped when the table has no entries
+ *         (x86-64, or an AArch64 build whose generators are off).
+ *
+ * and count their calls, so each test also shows the stub really ran (or
+ * really did not). The cases: digests of all six algorithms over lengths
+ * spanning 0 to several blocks, fed in one update and in pieces; every call
+ * of a candidate, including the ones the stub must not see (null or short
+ * arrays, a replaced state, odd block sizes, offsets out of range), with
+ * the same result, exception and state as the bytecode; DisableIntrinsic
+ * turning each id off; the PrintIntrinsics lines; programs whose candidates
+ * do not have the shape the stubs need, which must not link.
+ *
+ * The CLI cases run build/minivm on examples/digest.mva: the flags' texts,
+ * HotSpot 17's messages for bad DisableIntrinsic lists (checked against
+ * `java` on the project's machine), and the real stubs end to end.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ergonomics_hook.h"
+#include "flags.h"
+#include "intrinsics.h"
+#include "sha3_ref.h"
+#include "stubroutines.h"
+#include "testutil.h"
+#include "vm.h"
+
+enum { EXACT = TU_EXACT, PREFIX = TU_PREFIX, CONTAINS = TU_CONTAINS, LACKS = TU_LACKS };
+
+/* ---- the algorithms ---------------------------------------------------------------------------- */
+
+enum { NALGS = 6 };
+
+typedef struct alg_info {
+    const char *name;
+    int bits, xof, block;
+} alg_info;
+
+static const alg_info ALGS[NALGS] = {
+    {"SHA3-224", 224, 0, 144}, {"SHA3-256", 256, 0, 136}, {"SHA3-384", 384, 0, 104},
+    {"SHA3-512", 512, 0, 72},  {"SHAKE128", 128, 1, 168}, {"SHAKE256", 256, 1, 136},
+};
+
+#define SHAKE_OUT 300 /* SHAKE output bytes: more than one block of squeezing */
+#define MAX_OUT   300
+#define MAX_MSG   (8 * 168)
+
+static uint8_t msgbuf[MAX_MSG];
+
+static void fill_messages(void)
+{
+    uint64_t s = 0x1a7e;
+    for (size_t i = 0; i < sizeof msgbuf; i++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        msgbuf[i] = (uint8_t)(s >> 33);
+    }
+}
+
+/* ---- the stub tables: counting wrappers around the C reference or the real stubs --------------- */
+
+static const stub_routines *inner; /* the real stubs being wrapped; NULL: the C reference */
+static unsigned long n_compress, n_compress_mb;
+
+static void counting_compress(const uint8_t *buf, int64_t *state, int32_t block_size)
+{
+    n_compress++;
+    if (inner)
+        inner->sha3_implCompress.fn(buf, state, block_size);
+    else
+        sha3_ref_compress((uint64_t *)state, buf, block_size);
+}
+
+static int32_t counting_compress_mb(const uint8_t *buf, int64_t *state, int32_t block_size, int32_t ofs,
+                                    int32_t limit)
+{
+    n_compress_mb++;
+    if (inner)
+        return inner->sha3_implCompressMB.fn(buf, state, block_size, ofs, limit);
+    /* the reference takes the array and the offset; the stub contract passes b + ofs */
+    return sha3_ref_compress_multi((uint64_t *)state, buf - ofs, block_size, ofs, limit);
+}
+
+static stub_routines counting = {
+    {counting_compress, "sha3_implCompress", "ref"},
+    {counting_compress_mb, "sha3_implCompressMB", "ref"},
+};
+
+typedef struct backend {
+    const char *name;
+    int available;
+    const stub_routines *wrapped; /* for inner; NULL: the reference */
+} backend;
+
+static backend ref_backend = {"ref", 1, NULL};
+static backend real_backend = {"real", 0, NULL};
+
+static void use_backend(const backend *be)
+{
+    if (!be->available)
+        skip();
+    inner = be->wrapped;
+    counting.sha3_implCompress.variant = be->wrapped ? be->wrapped->sha3_implCompress.variant : "ref";
+    counting.sha3_implCompressMB.variant = be->wrapped ? be->wrapped->sha3_implCompressMB.variant : "ref";
+}
+
+/* ---- programs and VMs -------------------------------------------------------------------------- */
+
+/* The candidates called by the interpreter's call instructions (the other way in is vm_call). */
+static const char direct_src[] =
+    "module IntrinsicTest\n"
+    "import SHA3\n"
+    "import DigestBase\n"
+    "\n"
+    "method compress0(d: DigestBase.Digest, b: byte[], ofs: int)\n"
+    "    call SHA3.implCompress0(d, b, ofs)\n"
+    "    ret\n"
+    "end\n"
+    "\n"
+    "method compressMB0(d: DigestBase.Digest, b: byte[], ofs: int, limit: int) -> int\n"
+    "    var r: int\n"
+    "    var w_d: DigestBase.Digest\n"
+    "    var w_b: byte[]\n"
+    "    var w_ofs, w_limit: int\n"
+    "    mov w_d, d\n"
+    "    mov w_b, b\n"
+    "    mov w_ofs, ofs\n"
+    "    mov w_limit, limit\n"
+    "    call r = DigestBase.implCompressMultiBlock0(w_d, w_b, w_ofs, w_limit)\n"
+    "    ret r\n"
+    "end\n";
+
+static vm_program *prog_sha3, *prog_direct;
+static const vm_method *m_hash, *m_get_instance, *m_compress0, *m_compress_mb0, *m_cand0, *m_cand_mb0;
+static uint16_t f_state, f_block_size; /* DigestBase.Digest's fields in prog_direct */
+
+static const vm_method *method(const vm_program *p, const char *qname)
+{
+    const vm_method *m = vm_find_method(p, qname);
+    if (!m)
+        fail_msg("no method %s", qname);
+    return m;
+}
+
+static uint16_t field(const vm_program *p, const char *rec, const char *name)
+{
+    for (uint32_t r = 0; r < p->nrecords; r++)
+        if (strcmp(p->records[r].qname, rec) == 0)
+            for (uint16_t f = 0; f < p->records[r].nfields; f++)
+                if (strcmp(p->records[r].fields[f].name, name) == 0)
+                    return f;
+    fail_msg("no field %s.%s", rec, name);
+    return 0;
+}
+
+/* A VM over p: stubs NULL runs every candidate's bytecode. */
+static vm_t *new_vm(const vm_program *p, const stub_routines *stubs, const char *disable, FILE *print)
+{
+    char err[256];
+    vm_options opt = {.stubs = stubs, .disable_intrinsic = disable, .print_intrinsics = print != NULL,
+                      .intrinsics_out = print};
+    vm_t *vm = vm_new(p, &opt, err, sizeof err);
+    if (!vm)
+        fail_msg("vm_new: %s", err);
+    return vm;
+}
+
+static vm_obj *new_bytes(vm_t *vm, const uint8_t *b, size_t n)
+{
+    vm_obj *o = vm_new_array(vm, VM_T_BYTES, (int64_t)n);
+    if (!o)
+        fail_msg("vm_new_array(%zu): %s", n, vm_exc_class(vm->exc));
+    if (n)
+        memcpy(o->data, b, n);
+    return o;
+}
+
+static const char *exc_text(const vm_t *vm)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf, "%s: %s", vm->exc == VM_EXC_NAMED ? vm->exc_name : vm_exc_class(vm->exc),
+             vm->exc_msg);
+    return buf;
+}
+
+/* SHA3.getInstance(ALGS[alg].name) in vm */
+static vm_obj *new_digest(vm_t *vm, int alg)
+{
+    vm_obj *name = new_bytes(vm, (const uint8_t *)ALGS[alg].name, strlen(ALGS[alg].name));
+    vm_push_root(vm, &name);
+    vm_value args[1] = {{.ref = name}}, r = {0};
+    if (vm_call(vm, m_get_instance, args, &r) != VM_OK || !r.ref)
+        fail_msg("SHA3.getInstance(%s): %s", ALGS[alg].name, exc_text(vm));
+    vm_pop_roots(vm, 1);
+    return r.ref;
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    char err[1024];
+    fill_messages();
+    prog_sha3 = vm_load_file(tu_source_path("tests/data/Sha3Test.mva"), err, sizeof err);
+    if (!prog_sha3) {
+        fprintf(stderr, "tests/data/Sha3Test.mva did not load: %s\n", err);
+        return -1;
+    }
+    prog_direct = vm_load_text("IntrinsicTest", direct_src, strlen(direct_src), err, sizeof err);
+    if (!prog_direct) {
+        fprintf(stderr, "the direct-call program did not load: %s\n", err);
+        return -1;
+    }
+    m_hash = vm_find_method(prog_sha3, "Sha3Test.hash");
+    m_get_instance = vm_find_method(prog_direct, "SHA3.getInstance");
+    m_compress0 = vm_find_method(prog_direct, "IntrinsicTest.compress0");
+    m_compress_mb0 = vm_find_method(prog_direct, "IntrinsicTest.compressMB0");
+    m_cand0 = vm_find_method(prog_direct, "SHA3.implCompress0");
+    m_cand_mb0 = vm_find_method(prog_direct, "DigestBase.implCompressMultiBlock0");
+    if (!m_hash || !m_get_instance || !m_compress0 || !m_compress_mb0 || !m_cand0 || !m_cand_mb0)
+        return -1;
+    for (uint32_t r = 0; r < prog_direct->nrecords; r++)
+        if (strcmp(prog_direct->records[r].qname, "DigestBase.Digest") == 0)
+            for (uint16_t f = 0; f < prog_direct->records[r].nfields; f++) {
+                if (strcmp(prog_direct->records[r].fields[f].name, "state") == 0)
+                    f_state = f;
+                if (strcmp(prog_direct->records[r].fields[f].name, "blockSize") == 0)
+                    f_block_size = f;
+            }
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    vm_program_free(prog_sha3);
+    vm_program_free(prog_direct);
+    return 0;
+}
+
+/*
+ * The real stubs: start the VM's stubs/ part as the launcher does, with
+ * -XX:+UseSHA3Intrinsics, and use the table when it has entries.
+ */
+static int real_group_setup(void **state)
+{
+    if (group_setup(state) != 0)
+        return -1;
+    flags_init(flags_host_arch());
+    static const char *const opts[] = {"+UnlockDiagnosticVMOptions", "+UseSHA3Intrinsics", "-PrintWarnings"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (!flag_process_argument(opts[i], false, FLAG_ORIGIN_COMMAND_LINE, stderr))
+            return -1;
+    if (stubs_select_cpu_and_ergonomics(stderr) != 0)
+        return -1;
+    const stub_routines *t = stub_routines_table();
+    real_backend.available = t->sha3_implCompress.fn && t->sha3_implCompressMB.fn;
+    real_backend.wrapped = t;
+    if (!real_backend.available)
+        print_message("no SHA-3 stubs on this host: the 'real' tests are skipped\n");
+    return 0;
+}
+
+/* ---- digests ------------------------------------------------------------------------------------- */
+
+/* Sha3Test.hash(alg, msg, chunk, outLen) in vm into out; returns the length. */
+static size_t vm_hash(vm_t *vm, int alg, size_t len, int chunk, uint8_t *out)
+{
+    vm_obj *m = new_bytes(vm, msgbuf, len);
+    vm_push_root(vm, &m);
+    vm_value args[4] = {{.i = alg}, {.ref = m}, {.i = chunk}, {.i = SHAKE_OUT}}, r = {0};
+    if (vm_call(vm, m_hash, args, &r) != VM_OK)
+        fail_msg("%s len %zu chunk %d: %s", ALGS[alg].name, len, chunk, exc_text(vm));
+    vm_pop_roots(vm, 1);
+    if (!r.ref || r.ref->length > MAX_OUT)
+        fail_msg("%s len %zu chunk %d: bad result", ALGS[alg].name, len, chunk);
+    memcpy(out, r.ref->data, (size_t)r.ref->length);
+    return (size_t)r.ref->length;
+}
+
+static size_t ref_hash(int alg, size_t len, uint8_t *out)
+{
+    if (ALGS[alg].xof) {
+        shake_ref(ALGS[alg].bits, msgbuf, len, out, SHAKE_OUT);
+        return SHAKE_OUT;
+    }
+    sha3_ref(ALGS[alg].bits, msgbuf, len, out);
+    return (size_t)ALGS[alg].bits / 8;
+}
+
+/* message lengths as (blocks, extra bytes): 0 .. several blocks */
+static const int LENS[][2] = {{0, 0}, {0, 1}, {1, -1}, {1, 0}, {1, 1}, {2, 3}, {5, 0}, {5, 77}, {7, 1}};
+/* how each message is fed: one update, 1-byte updates, block - 1, block + 1 (as -1/-2 below), random sizes */
+static const int CHUNKS[] = {0, 1, -1000, -1001, -7};
+
+/* chunk codes -1000 / -1001 stand for block - 1 / block + 1 */
+static int chunk_for(int code, int block) { return code == -1000 ? block - 1 : code == -1001 ? block + 1 : code; }
+
+/*
+ * Every algorithm, length and feeding pattern: the bytecode, the VM with the
+ * stub table (disable as given) and the C reference agree; the stubs ran
+ * exactly when expected.
+ */
+static void check_digests(const char *disable, int want_compress, int want_mb, int full)
+{
+    vm_t *plain = new_vm(prog_sha3, NULL, NULL, NULL);
+    vm_t *linked = new_vm(prog_sha3, &counting, disable, NULL);
+    n_compress = n_compress_mb = 0;
+    for (int alg = 0; alg < NALGS; alg++) {
+        int bs = ALGS[alg].block;
+        for (size_t l = 0; l < sizeof LENS / sizeof LENS[0]; l++) {
+            size_t len = (size_t)(LENS[l][0] * bs + LENS[l][1]);
+            for (size_t c = 0; c < sizeof CHUNKS / sizeof CHUNKS[0]; c++) {
+                int chunk = chunk_for(CHUNKS[c], bs);
+                if (!full && chunk != 0 && chunk != bs - 1)
+                    continue;
+                uint8_t want[MAX_OUT], a[MAX_OUT], b[MAX_OUT];
+                size_t nw = ref_hash(alg, len, want);
+                size_t na = vm_hash(plain, alg, len, chunk, a);
+                unsigned long before_mb = n_compress_mb;
+                size_t nb = vm_hash(linked, alg, len, chunk, b);
+                if (na != nw || memcmp(a, want, nw) != 0)
+                    fail_msg("%s len %zu chunk %d: the bytecode differs from the C reference", ALGS[alg].name, len,
+                             chunk);
+                if (nb != nw || memcmp(b, want, nw) != 0)
+                    fail_msg("%s len %zu chunk %d (DisableIntrinsic=%s): the VM with stubs differs", ALGS[alg].name,
+                             len, chunk, disable ? disable : "");
+                /* one update of a block or more goes through implCompressMultiBlock0 */
+                if (want_mb && chunk == 0 && len >= (size_t)bs && n_compress_mb == before_mb)
+                    fail_msg("%s len %zu: one update, and the multi-block stub did not run", ALGS[alg].name, len);
+            }
+        }
+    }
+    print_message("DisableIntrinsic=%s: %lu single-block and %lu multi-block stub calls\n", disable ? disable : "",
+                  n_compress, n_compress_mb);
+    if (want_compress ? n_compress == 0 : n_compress != 0)
+        fail_msg("sha3_implCompress ran %lu times, expected %s", n_compress, want_compress ? "some" : "none");
+    if (want_mb ? n_compress_mb == 0 : n_compress_mb != 0)
+        fail_msg("sha3_implCompressMB ran %lu times, expected %s", n_compress_mb, want_mb ? "some" : "none");
+    vm_free(plain);
+    vm_free(linked);
+}
+
+static void digests_match(void **state)
+{
+    use_backend(*state);
+    check_digests(NULL, 1, 1, 1);
+}
+
+/* DisableIntrinsic as the vm sees it (vm_options.disable_intrinsic): one line per option, ids split by ',' and ' ' */
+typedef struct disable_case {
+    const char *name;
+    const char *list;
+    int compress, mb; /* does each stub still run? */
+} disable_case;
+
+static const disable_case DISABLE[] = {
+    {"disable_sha3_implCompress", "_sha3_implCompress", 0, 1},
+    {"disable_digestBase_implCompressMB", "_digestBase_implCompressMB", 1, 0},
+    {"disable_both_one_option", "_sha3_implCompress,_digestBase_implCompressMB", 0, 0},
+    {"disable_both_two_options", "_digestBase_implCompressMB\n_sha3_implCompress", 0, 0},
+    {"disable_both_blanks_and_empty_ids", " ,_digestBase_implCompressMB ,, _sha3_implCompress, ", 0, 0},
+    {"disable_empty_list", "", 1, 1},
+    /* the launcher refuses these (HotSpot's constraint); the vm ignores unknown ids, as is_disabled_by_flags */
+    {"disable_unknown_ids_ignored", "_foo,_none", 1, 1},
+    {"disable_other_digest_ids", "_md5_implCompress,_sha_implCompress,_sha2_implCompress,_sha5_implCompress", 1, 1},
+    {"disable_plus_form_is_not_an_id", "+_sha3_implCompress", 1, 1},
+    {"disable_tab_is_not_a_separator", "_sha3_implCompress\t_digestBase_implCompressMB", 1, 1},
+};
+
+static void disable_turns_off(void **state)
+{
+    const disable_case *c = *state;
+    use_backend(&ref_backend);
+    check_digests(c->list, c->compress, c->mb, 0);
+}
+
+/* ---- calls of the candidates, the ones the stub must not see included -------------------------- */
+
+/* a length or offset: mul * blockSize + add */
+typedef struct lin {
+    int mul;
+    int64_t add;
+} lin;
+
+typedef struct call_case {
+    const char *name;
+    int mb;            /* DigestBase.implCompressMultiBlock0, else SHA3.implCompress0 */
+    int this_null, b_null;
+    lin b_len, ofs, limit;
+    int state_len;     /* KEEP: long[25]; 0: null; else a new long[state_len] */
+    int set_bs;        /* write block_size into the digest's blockSize */
+    int block_size;
+    int stub;          /* 1: the stub must run, 0: it must not */
+} call_case;
+
+#define KEEP -1
+#define BS(v) 1, (v) /* set_bs, block_size */
+#define KEEP_BS 0, 0
+static const call_case CALLS[] = {
+    /* the stub runs: offsets, several blocks, a state longer than 25 lanes */
+    {"compress0_at_0", 0, 0, 0, {2, 0}, {0, 0}, {0, 0}, KEEP, KEEP_BS, 1},
+    {"compress0_at_odd_offset", 0, 0, 0, {2, 0}, {0, 7}, {0, 0}, KEEP, KEEP_BS, 1},
+    {"compress0_last_block", 0, 0, 0, {2, 5}, {1, 5}, {0, 0}, KEEP, KEEP_BS, 1},
+    {"compress0_state_longer", 0, 0, 0, {1, 0}, {0, 0}, {0, 0}, 30, KEEP_BS, 1},
+    {"mb_one_block", 1, 0, 0, {3, 0}, {0, 0}, {0, 0}, KEEP, KEEP_BS, 1},
+    {"mb_limit_is_last_block", 1, 0, 0, {3, 0}, {0, 0}, {2, 0}, KEEP, KEEP_BS, 1},
+    {"mb_unaligned_limit", 1, 0, 0, {3, 5}, {0, 5}, {1, 40}, KEEP, KEEP_BS, 1},
+    {"mb_odd_offset_many_blocks", 1, 0, 0, {6, 13}, {0, 13}, {5, 0}, KEEP, KEEP_BS, 1},
+    /* Java's for loop runs no block: the intrinsic returns ofs without the stub */
+    {"mb_ofs_after_limit", 1, 0, 0, {3, 0}, {1, 0}, {1, -1}, KEEP, KEEP_BS, 0},
+    {"mb_limit_negative", 1, 0, 0, {3, 0}, {0, 0}, {0, -1}, KEEP, KEEP_BS, 0},
+    {"mb_limit_int_min", 1, 0, 0, {3, 0}, {0, 7}, {0, INT32_MIN}, KEEP, KEEP_BS, 0},
+    /* what the stub must not see: the bytecode answers (an exception, or its own result) */
+    {"compress0_this_null", 0, 1, 0, {2, 0}, {0, 0}, {0, 0}, KEEP, KEEP_BS, 0},
+    {"compress0_b_null", 0, 0, 1, {2, 0}, {0, 0}, {0, 0}, KEEP, KEEP_BS, 0},
+    {"compress0_b_short", 0, 0, 0, {1, -1}, {0, 0}, {0, 0}, KEEP, KEEP_BS, 0},
+    {"compress0_block_past_end", 0, 0, 0, {2, 0}, {1, 1}, {0, 0}, KEEP, KEEP_BS, 0},
+    {"compress0_ofs_negative", 0, 0, 0, {2, 0}, {0, -8}, {0, 0}, KEEP, KEEP_BS, 0},
+    {"compress0_ofs_beyond_int", 0, 0, 0, {2, 0}, {0, (int64_t)1 << 32}, {0, 0}, KEEP, KEEP_BS, 0},
+    {"compress0_state_short", 0, 0, 0, {2, 0}, {0, 0}, {0, 0}, 24, KEEP_BS, 0},
+    {"compress0_state_null", 0, 0, 0, {2, 0}, {0, 0}, {0, 0}, 0, KEEP_BS, 0},
+    {"compress0_block_size_100", 0, 0, 0, {0, 200}, {0, 0}, {0, 0}, KEEP, BS(100), 0},
+    {"compress0_block_size_0", 0, 0, 0, {0, 200}, {0, 0}, {0, 0}, KEEP, BS(0), 0},
+    {"compress0_block_size_negative", 0, 0, 0, {0, 200}, {0, 0}, {0, 0}, KEEP, BS(-8), 0},
+    {"mb_this_null", 1, 1, 0, {3, 0}, {0, 0}, {1, 0}, KEEP, KEEP_BS, 0},
+    {"mb_b_null", 1, 0, 1, {3, 0}, {0, 0}, {1, 0}, KEEP, KEEP_BS, 0},
+    {"mb_limit_past_end", 1, 0, 0, {3, 0}, {0, 0}, {3, 0}, KEEP, KEEP_BS, 0},
+    {"mb_ofs_negative", 1, 0, 0, {3, 0}, {0, -1}, {1, 0}, KEEP, KEEP_BS, 0},
+    {"mb_limit_beyond_int", 1, 0, 0, {3, 0}, {0, 0}, {0, (int64_t)1 << 33}, KEEP, KEEP_BS, 0},
+    {"mb_ofs_beyond_int_after_limit", 1, 0, 0, {3, 0}, {0, (int64_t)1 << 32}, {0, 0}, KEEP, KEEP_BS, 0},
+    {"mb_state_short", 1, 0, 0, {3, 0}, {0, 0}, {1, 0}, 3, KEEP_BS, 0},
+    {"mb_block_size_100", 1, 0, 0, {0, 450}, {0, 0}, {0, 300}, KEEP, BS(100), 0},
+};
+
+static int64_t eval(lin v, int bs) { return (int64_t)v.mul * bs + v.add; }
+
+typedef struct outcome {
+    int status;
+    char exc[512];
+    int64_t ret;
+    int state_len;
+    int64_t state[32];
+} outcome;
+
+/* Run case c for alg in vm (via: 0 the interpreter's call, 1 vm_call of the candidate). */
+static void run_call(vm_t *vm, const call_case *c, int alg, int via, outcome *o)
+{
+    int bs = ALGS[alg].block;
+    vm_obj *d = new_digest(vm, alg), *b = NULL;
+    vm_push_root(vm, &d);
+    vm_push_root(vm, &b);
+    if (!c->b_null)
+        b = new_bytes(vm, msgbuf, (size_t)eval(c->b_len, bs));
+    if (c->state_len != KEEP)
+        VM_FIELDS(d)[f_state].ref = c->state_len ? vm_new_array(vm, VM_T_LONGS, c->state_len) : NULL;
+    if (c->set_bs)
+        VM_FIELDS(d)[f_block_size].i = c->block_size;
+    /* a state that is not all zero, so absorbing at the wrong lane shows */
+    vm_obj *st = VM_FIELDS(d)[f_state].ref;
+    for (int32_t i = 0; st && i < st->length; i++)
+        VM_LONGS(st)[i] = (int64_t)(0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1));
+    vm_value args[4] = {{.ref = c->this_null ? NULL : d}, {.ref = b}, {.i = eval(c->ofs, bs)},
+                        {.i = eval(c->limit, bs)}};
+    const vm_method *m = via ? (c->mb ? m_cand_mb0 : m_cand0) : (c->mb ? m_compress_mb0 : m_compress0);
+    vm_value r = {0};
+    memset(o, 0, sizeof *o);
+    o->status = vm_call(vm, m, args, &r);
+    if (o->status != VM_OK)
+        snprintf(o->exc, sizeof o->exc, "%s", exc_text(vm));
+    o->ret = c->mb ? r.i : 0;
+    st = VM_FIELDS(d)[f_state].ref;
+    o->state_len = st ? (int)st->length : -1;
+    for (int i = 0; st && i < st->length && i < 32; i++)
+        o->state[i] = VM_LONGS(st)[i];
+    vm_pop_roots(vm, 2);
+}
+
+static void candidate_calls_match_bytecode(void **state)
+{
+    use_backend(*state);
+    vm_t *plain = new_vm(prog_direct, NULL, NULL, NULL);
+    vm_t *linked = new_vm(prog_direct, &counting, NULL, NULL);
+    assert_int_equal(linked->nintrinsics, 2);
+    for (size_t k = 0; k < sizeof CALLS / sizeof CALLS[0]; k++) {
+        const call_case *c = &CALLS[k];
+        for (int alg = 0; alg < NALGS; alg++) {
+            for (int via = 0; via < 2; via++) {
+                outcome want, got;
+                run_call(plain, c, alg, via, &want);
+                unsigned long before = c->mb ? n_compress_mb : n_compress;
+                run_call(linked, c, alg, via, &got);
+                unsigned long ran = (c->mb ? n_compress_mb : n_compress) - before;
+                const char *how = via ? "vm_call" : "call instruction";
+                if (got.status != want.status || strcmp(got.exc, want.exc) != 0)
+                    fail_msg("%s %s (%s): status %d \"%s\", the bytecode's %d \"%s\"", c->name, ALGS[alg].name, how,
+                             got.status, got.exc, want.status, want.exc);
+                if (got.ret != want.ret)
+                    fail_msg("%s %s (%s): returned %lld, the bytecode %lld", c->name, ALGS[alg].name, how,
+                             (long long)got.ret, (long long)want.ret);
+                if (got.state_len != want.state_len ||
+                    memcmp(got.state, want.state, sizeof got.state) != 0)
+                    fail_msg("%s %s (%s): the state differs from the bytecode's", c->name, ALGS[alg].name, how);
+                if (c->stub == 1 && ran != 1)
+                    fail_msg("%s %s (%s): the stub ran %lu times, expected once", c->name, ALGS[alg].name, how, ran);
+                if (c->stub == 0 && ran != 0)
+                    fail_msg("%s %s (%s): the stub ran, it must not see these arguments", c->name, ALGS[alg].name,
+                             how);
+            }
+        }
+    }
+    vm_free(plain);
+    vm_free(linked);
+}
+
+/* ---- PrintIntrinsics ----------------------------------------------------------------------------- */
+
+/* "Module::name (N bytes)   " + tail + "\n" for the candidate qname of p */
+static void append_line(char *buf, size_t cap, const vm_program *p, const char *qname, const char *tail)
+{
+    const vm_method *m = method(p, qname);
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap - n, "%s::%s (%u bytes)   %s\n", m->module->name, m->name, (unsigned)(m->ncode * 4), tail);
+}
+
+static const stub_routines no_entries = {{NULL, NULL, NULL}, {NULL, NULL, NULL}};
+static const stub_routines mb_only = {{NULL, NULL, NULL}, {counting_compress_mb, "sha3_implCompressMB", "ref"}};
+
+typedef struct print_case {
+    const char *name;
+    const stub_routines *stubs;
+    const char *disable;
+    int print;
+    const char *mb_tail;   /* DigestBase.implCompressMultiBlock0's line after the size */
+    const char *sha3_tail; /* SHA3.implCompress0's */
+} print_case;
+
+#define NO_STUB_MB   "failed to inline (intrinsic) _digestBase_implCompressMB: no stub on this CPU with these flags"
+#define NO_STUB_SHA3 "failed to inline (intrinsic) _sha3_implCompress: no stub on this CPU with these flags"
+
+static const print_case PRINTS[] = {
+    {"print_linked", &counting, NULL, 1,
+     "(intrinsic) _digestBase_implCompressMB: stub sha3_implCompressMB (ref)",
+     "(intrinsic) _sha3_implCompress: stub sha3_implCompress (ref)"},
+    {"print_disabled_one", &counting, "_sha3_implCompress", 1,
+     "(intrinsic) _digestBase_implCompressMB: stub sha3_implCompressMB (ref)",
+     "failed to inline (intrinsic) _sha3_implCompress: disabled by DisableIntrinsic"},
+    {"print_disabled_wins_over_no_stub", NULL, "_digestBase_implCompressMB _sha3_implCompress", 1,
+     "failed to inline (intrinsic) _digestBase_implCompressMB: disabled by DisableIntrinsic",
+     "failed to inline (intrinsic) _sha3_implCompress: disabled by DisableIntrinsic"},
+    {"print_no_table", NULL, NULL, 1, NO_STUB_MB, NO_STUB_SHA3},
+    {"print_table_without_entries", &no_entries, NULL, 1, NO_STUB_MB, NO_STUB_SHA3},
+    {"print_one_entry", &mb_only, NULL, 1, "(intrinsic) _digestBase_implCompressMB: stub sha3_implCompressMB (ref)",
+     NO_STUB_SHA3},
+    {"print_off", &counting, "_sha3_implCompress", 0, NULL, NULL},
+};
+
+/* Create a VM over p with print on, return what it printed (malloc'ed). */
+static char *printed_by_vm_new(const vm_program *p, const stub_routines *stubs, const char *disable, int print,
+                               uint32_t *nlinked)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    char err[256];
+    vm_options opt = {.stubs = stubs, .disable_intrinsic = disable, .print_intrinsics = print, .intrinsics_out = f};
+    vm_t *vm = vm_new(p, &opt, err, sizeof err);
+    fclose(f);
+    if (!vm)
+        fail_msg("vm_new: %s", err);
+    *nlinked = vm->nintrinsics;
+    vm_free(vm);
+    return text;
+}
+
+static void print_intrinsics_lines(void **state)
+{
+    const print_case *c = *state;
+    use_backend(&ref_backend);
+    char want[1024] = "";
+    /* one line per candidate, in the program's method order */
+    for (uint32_t i = 0; c->print && i < prog_direct->nmethods; i++) {
+        const vm_method *m = prog_direct->methods[i];
+        if (!(m->flags & VM_METHOD_INTRINSIC))
+            continue;
+        append_line(want, sizeof want, prog_direct, m->qname, m == m_cand_mb0 ? c->mb_tail : c->sha3_tail);
+    }
+    uint32_t nlinked;
+    char *got = printed_by_vm_new(prog_direct, c->stubs, c->disable, c->print, &nlinked);
+    tu_expect_text("PrintIntrinsics", got, EXACT, want);
+    free(got);
+}
+
+/* ---- programs whose candidates do not have the stubs' shape ------------------------------------ */
+
+typedef struct shape_case {
+    const char *name;
+    const char *src;
+    const char *qname; /* the candidate */
+    const char *tail;  /* its PrintIntrinsics line after the size */
+} shape_case;
+
+/* the candidate's body: blockSize += 1, so the test sees the bytecode ran */
+#define BUMP_BODY                   \
+    "    var n: int\n"              \
+    "    getfield n, this, blockSize\n" \
+    "    addw n, n, 1\n"            \
+    "    putfield this, blockSize, n\n"
+
+static const shape_case SHAPES[] = {
+    {"shape_no_state",
+     "module SHA3\n"
+     "record Digest\n    blockSize: int\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompress0(this: Digest, b: byte[], ofs: int)\n" BUMP_BODY "    ret\nend\n",
+     "SHA3.implCompress0",
+     "failed to inline (intrinsic) _sha3_implCompress: record shape mismatch: SHA3.Digest has no long[] field state"},
+    {"shape_state_not_long_array",
+     "module SHA3\n"
+     "record Digest\n    state: int[]\n    blockSize: int\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompress0(this: Digest, b: byte[], ofs: int)\n" BUMP_BODY "    ret\nend\n",
+     "SHA3.implCompress0",
+     "failed to inline (intrinsic) _sha3_implCompress: record shape mismatch: SHA3.Digest has no long[] field state"},
+    {"shape_block_size_not_int",
+     "module DigestBase\n"
+     "record Digest\n    state: long[]\n    blockSize: long\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompressMultiBlock0(this: Digest, b: byte[], ofs: int, limit: int) -> int\n" BUMP_BODY
+     "    ret ofs\nend\n",
+     "DigestBase.implCompressMultiBlock0",
+     "failed to inline (intrinsic) _digestBase_implCompressMB: record shape mismatch: DigestBase.Digest has no int "
+     "field blockSize"},
+    {"shape_other_signature",
+     "module SHA3\n"
+     "record Digest\n    state: long[]\n    blockSize: int\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompress0(this: Digest, b: byte[])\n" BUMP_BODY "    ret\nend\n",
+     "SHA3.implCompress0",
+     "failed to inline (intrinsic): no compiler intrinsic is defined for the method (_sha3_implCompress is "
+     "SHA3.implCompress0(record, byte[], int) -> void)"},
+    {"shape_unknown_candidate",
+     "module Mine\n"
+     "record Digest\n    state: long[]\n    blockSize: int\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompress0(this: Digest, b: byte[], ofs: int)\n" BUMP_BODY "    ret\nend\n",
+     "Mine.implCompress0", "failed to inline (intrinsic): no compiler intrinsic is defined for the method"},
+};
+
+static void shape_mismatch_refuses_to_link(void **state)
+{
+    const shape_case *c = *state;
+    use_backend(&ref_backend);
+    vm_program *p = tu_load(c->src);
+    char want[512] = "";
+    append_line(want, sizeof want, p, c->qname, c->tail);
+    uint32_t nlinked;
+    char *got = printed_by_vm_new(p, &counting, NULL, 1, &nlinked);
+    tu_expect_text("PrintIntrinsics", got, EXACT, want);
+    free(got);
+    assert_int_equal(nlinked, 0);
+
+    /* calls run the bytecode: this.blockSize goes from 136 to 137, no stub runs */
+    vm_t *vm = new_vm(p, &counting, NULL, NULL);
+    const vm_method *m = method(p, c->qname);
+    vm_obj *d = vm_new_record(vm, m->regtypes[0].rec), *b = NULL;
+    assert_non_null(d);
+    vm_push_root(vm, &d);
+    b = new_bytes(vm, msgbuf, 400);
+    uint16_t fb = field(p, vm->prog->records[m->regtypes[0].rec].qname, "blockSize");
+    VM_FIELDS(d)[fb].i = 136;
+    vm_value args[4] = {{.ref = d}, {.ref = b}, {.i = 0}, {.i = 200}}, r = {0};
+    n_compress = n_compress_mb = 0;
+    if (vm_call(vm, m, args, &r) != VM_OK)
+        fail_msg("%s: %s", c->qname, exc_text(vm));
+    assert_int_equal(VM_FIELDS(d)[fb].i, 137);
+    assert_int_equal(n_compress + n_compress_mb, 0);
+    vm_pop_roots(vm, 1);
+    vm_free(vm);
+    vm_program_free(p);
+}
+
+/* ---- DisableIntrinsic lists (the launcher's check, HotSpot's ControlIntrinsicValidator) -------- */
+
+static void check_list_as_hotspot(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *list;
+        const char *bad; /* NULL: valid */
+    } cases[] = {
+        {"", NULL},
+        {"_sha3_implCompress", NULL},
+        {"_sha3_implCompress,_digestBase_implCompressMB", NULL},
+        {"_digestBase_implCompressMB\n_sha3_implCompress", NULL},           /* two -XX:DisableIntrinsic */
+        {" _sha3_implCompress ,, _digestBase_implCompressMB, ", NULL},     /* blanks and empty ids */
+        {",\n ,", NULL},
+        {"_foo", "_foo"},
+        {"_sha3_implCompress,_foo,_bar", "_foo"},                          /* the first unknown one */
+        {"_sha3_implCompress\n_x", "_x"},
+        {"+_sha3_implCompress", "+_sha3_implCompress"},                    /* no +/- in DisableIntrinsic */
+        {"-_digestBase_implCompressMB", "-_digestBase_implCompressMB"},
+        {"_sha3_implCompress\t_digestBase_implCompressMB", "_sha3_implCompress\t_digestBase_implCompressMB"},
+        {"_none", "_none"},
+        {"_SHA3_implCompress", "_SHA3_implCompress"},                      /* case matters */
+        {"_md5_implCompress,_sha_implCompress", NULL},                     /* HotSpot's digest ids: known */
+        {"_sha2_implCompress _sha5_implCompress", NULL},
+        {"_hashCode", "_hashCode"},                                        /* any other HotSpot id: not */
+        {"_123456789_123456789_123456789_123456789_123456789_123456789_123456789",
+         "_123456789_123456789_123456789_123456789_123456789_123456789_12"}, /* capped at 63 */
+    };
+    assert_int_equal(vm_intrinsic_check_list(NULL, NULL, 0), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char bad[64] = "";
+        int r = vm_intrinsic_check_list(cases[i].list, bad, sizeof bad);
+        if (cases[i].bad ? r != -1 || strcmp(bad, cases[i].bad) != 0 : r != 0)
+            fail_msg("\"%s\": returned %d \"%s\", expected %s \"%s\"", cases[i].list, r, bad,
+                     cases[i].bad ? "-1" : "0", cases[i].bad ? cases[i].bad : "");
+    }
+    assert_int_equal(vm_intrinsic_find_id("_sha3_implCompress"), VM_INTRINSIC_sha3_implCompress);
+    assert_int_equal(vm_intrinsic_find_id("_digestBase_implCompressMB"), VM_INTRINSIC_digestBase_implCompressMB);
+    assert_int_equal(vm_intrinsic_find_id("_none"), VM_INTRINSIC_NONE);
+    assert_string_equal(vm_intrinsic_name(VM_INTRINSIC_sha3_implCompress), "_sha3_implCompress");
+    assert_true(vm_intrinsic_in_list("_x _sha3_implCompress", VM_INTRINSIC_sha3_implCompress));
+    assert_false(vm_intrinsic_in_list("_sha3_implCompressMB", VM_INTRINSIC_sha3_implCompress));
+    assert_false(vm_intrinsic_in_list(NULL, VM_INTRINSIC_sha3_implCompress));
+}
+
+/* ---- the launcher ----------------------------------------------------------------------------- */
+
+#define FATAL_TAIL "Error: Could not create the minivm.\nError: A fatal exception has occurred. Program will exit.\n"
+#define DIAGNOSTIC_LOCKED(name)                                                                          \
+    "Error: VM option '" name "' is diagnostic and must be enabled via -XX:+UnlockDiagnosticVMOptions.\n" \
+    "Error: The unlock option must precede '" name "'.\n"
+#define UNRECOGNIZED(id) "Unrecognized intrinsic detected in DisableIntrinsic: " id "\n" FATAL_TAIL
+#define UNLOCK  "-XX:+UnlockDiagnosticVMOptions"
+#define PRINT   "-XX:+PrintIntrinsics"
+/* SHA3-256 of the 1000 bytes of stdin ("a" * 1000): one update of several blocks */
+#define DIGEST_A1000 "8f3934e6f7a15698fe0f396b95d8c4440929a8fa6eae140171c068b4549fbf81  -\n"
+
+#define MB_HEAD   "DigestBase::implCompressMultiBlock0 ("
+#define SHA3_HEAD "SHA3::implCompress0 ("
+#define L_NO_STUB_MB   "   " NO_STUB_MB "\n"
+#define L_NO_STUB_SHA3 "   " NO_STUB_SHA3 "\n"
+#define L_DISABLED_MB   "   failed to inline (intrinsic) _digestBase_implCompressMB: disabled by DisableIntrinsic\n"
+#define L_DISABLED_SHA3 "   failed to inline (intrinsic) _sha3_implCompress: disabled by DisableIntrinsic\n"
+
+enum { ANY_HOST, X86_64_HOST, AARCH64_HOST };
+
+typedef struct cli_case {
+    const char *name;
+    int host;
+    const char *argv[10]; /* "@" is examples/digest.mva */
+    int status;
+    const char *out[5];   /* each must appear in stdout (NULL-terminated) */
+    const char *out_lacks;
+    int err_mode;
+    const char *err;
+} cli_case;
+
+static const cli_case CLI[] = {
+    /* PrintIntrinsics: one line per candidate when the program is linked, then the program */
+    {"cli_print_no_stub", ANY_HOST, {UNLOCK, "-XX:-UseSHA3Intrinsics", PRINT, "@", "SHA3-256"}, 0,
+     {MB_HEAD, L_NO_STUB_MB, SHA3_HEAD, L_NO_STUB_SHA3, DIGEST_A1000}, NULL, EXACT, ""},
+    {"cli_print_default_flags_x86_64", X86_64_HOST, {UNLOCK, PRINT, "@", "SHA3-256"}, 0,
+     {L_NO_STUB_MB, L_NO_STUB_SHA3, DIGEST_A1000}, NULL, EXACT, ""},
+    {"cli_print_use_sha3_x86_64", X86_64_HOST, {UNLOCK, "-XX:+UseSHA3Intrinsics", PRINT, "@", "SHA3-256"}, 0,
+     {L_NO_STUB_MB, L_NO_STUB_SHA3, DIGEST_A1000}, NULL, CONTAINS,
+     "minivm 64-Bit VM warning: Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not "
+     "available on this CPU.\n"},
+    {"cli_print_real_stubs_aarch64", AARCH64_HOST, {UNLOCK, "-XX:+UseSHA3Intrinsics", PRINT, "@", "SHA3-256"}, 0,
+     {"   (intrinsic) _digestBase_implCompressMB: stub sha3_implCompressMB (",
+      "   (intrinsic) _sha3_implCompress: stub sha3_implCompress (", DIGEST_A1000},
+     NULL, EXACT, ""},
+    {"cli_print_without_candidates", ANY_HOST, {UNLOCK, PRINT, "examples/hello.mva"}, 0, {NULL}, "(intrinsic",
+     EXACT, ""},
+    {"cli_print_locked", ANY_HOST, {PRINT, "-version"}, 1, {NULL}, NULL, EXACT,
+     DIAGNOSTIC_LOCKED("PrintIntrinsics") FATAL_TAIL},
+    /* DisableIntrinsic: ids split by ',' and ' ', options accumulate; checked before anything runs */
+    {"cli_disable_both", ANY_HOST,
+     {UNLOCK, "-XX:+UseSHA3Intrinsics", "-XX:-PrintWarnings",
+      "-XX:DisableIntrinsic=_sha3_implCompress,_digestBase_implCompressMB", PRINT, "@", "SHA3-256"},
+     0, {L_DISABLED_MB, L_DISABLED_SHA3, DIGEST_A1000}, NULL, EXACT, ""},
+    {"cli_disable_repeated_accumulates", ANY_HOST,
+     {UNLOCK, "-XX:DisableIntrinsic=_sha3_implCompress", "-XX:DisableIntrinsic=_digestBase_implCompressMB", PRINT,
+      "@", "SHA3-256"},
+     0, {L_DISABLED_MB, L_DISABLED_SHA3, DIGEST_A1000}, NULL, EXACT, ""},
+    {"cli_disable_space_separated", ANY_HOST,
+     {UNLOCK, "-XX:DisableIntrinsic=_digestBase_implCompressMB _sha3_implCompress", PRINT, "@", "SHA3-256"}, 0,
+     {L_DISABLED_MB, L_DISABLED_SHA3, DIGEST_A1000}, NULL, EXACT, ""},
+    {"cli_disable_one", ANY_HOST,
+     {UNLOCK, "-XX:-UseSHA3Intrinsics", "-XX:DisableIntrinsic=_digestBase_implCompressMB", PRINT, "@", "SHA3-256"},
+     0, {L_DISABLED_MB, L_NO_STUB_SHA3, DIGEST_A1000}, NULL, EXACT, ""},
+    {"cli_disable_empty", ANY_HOST, {UNLOCK, "-XX:DisableIntrinsic=", "-version"}, 0, {NULL}, NULL, PREFIX,
+     "minivm version"},
+    {"cli_disable_unknown", ANY_HOST, {UNLOCK, "-XX:DisableIntrinsic=_foo", "-version"}, 1, {NULL}, "minivm", EXACT,
+     UNRECOGNIZED("_foo")},
+    {"cli_disable_first_unknown", ANY_HOST, {UNLOCK, "-XX:DisableIntrinsic=_sha3_implCompress,_foo,_bar", "-version"},
+     1, {NULL}, NULL, EXACT, UNRECOGNIZED("_foo")},
+    {"cli_disable_unknown_in_second_option", ANY_HOST,
+     {UNLOCK, "-XX:DisableIntrinsic=_sha3_implCompress", "-XX:DisableIntrinsic=_x", "@", "SHA3-256"}, 1, {NULL},
+     "8f39", EXACT, UNRECOGNIZED("_x")},
+    {"cli_disable_plus_form", ANY_HOST, {UNLOCK, "-XX:DisableIntrinsic=+_sha3_implCompress", "-version"}, 1, {NULL},
+     NULL, EXACT, UNRECOGNIZED("+_sha3_implCompress")},
+    {"cli_disable_minus_form", ANY_HOST, {UNLOCK, "-XX:DisableIntrinsic=-_digestBase_implCompressMB", "-version"}, 1,
+     {NULL}, NULL, EXACT, UNRECOGNIZED("-_digestBase_implCompressMB")},
+    {"cli_disable_tab_not_a_separator", ANY_HOST,
+     {UNLOCK, "-XX:DisableIntrinsic=_sha3_implCompress\t_digestBase_implCompressMB", "-version"}, 1, {NULL}, NULL,
+     EXACT, UNRECOGNIZED("_sha3_implCompress\t_digestBase_implCompressMB")},
+    {"cli_disable_none", ANY_HOST, {UNLOCK, "-XX:DisableIntrinsic=_none", "-version"}, 1, {NULL}, NULL, EXACT,
+     UNRECOGNIZED("_none")},
+    {"cli_disable_hotspot_digest_ids", ANY_HOST,
+     {UNLOCK, "-XX:DisableIntrinsic=_md5_implCompress,_sha_implCompress,_sha2_implCompress,_sha5_implCompress", PRINT,
+      "@", "SHA3-256"},
+     0, {DIGEST_A1000}, "disabled by", EXACT, ""},
+    {"cli_disable_other_hotspot_id", ANY_HOST, {UNLOCK, "-XX:DisableIntrinsic=_hashCode", "-version"}, 1, {NULL},
+     NULL, EXACT, UNRECOGNIZED("_hashCode")},
+    {"cli_disable_checked_before_print_flags", ANY_HOST,
+     {UNLOCK, "-XX:DisableIntrinsic=_foo", "-XX:+PrintFlagsFinal", "-version"}, 1, {NULL}, "[Global flags]", EXACT,
+     UNRECOGNIZED("_foo")},
+    {"cli_disable_checked_with_ignore_unrecognized", ANY_HOST,
+     {"-XX:+IgnoreUnrecognizedVMOptions", UNLOCK, "-XX:DisableIntrinsic=_foo", "-version"}, 1, {NULL}, NULL, EXACT,
+     UNRECOGNIZED("_foo")},
+    {"cli_disable_locked", ANY_HOST, {"-XX:DisableIntrinsic=_sha3_implCompress", "-version"}, 1, {NULL}, NULL,
+     EXACT, DIAGNOSTIC_LOCKED("DisableIntrinsic") FATAL_TAIL},
+};
+
+static void run_cli(void **state)
+{
+    const cli_case *c = *state;
+#if defined(__x86_64__)
+    int host = X86_64_HOST;
+#elif defined(__aarch64__)
+    int host = AARCH64_HOST;
+#else
+    int host = ANY_HOST;
+#endif
+    if (c->host != ANY_HOST && c->host != host)
+        skip();
+    char *argv[11] = {NULL};
+    for (size_t i = 0; i < 10 && c->argv[i]; i++) {
+        if (strcmp(c->argv[i], "@") == 0)
+            argv[i] = tu_subst(c->argv[i], tu_source_path("examples/digest.mva"));
+        else if (strncmp(c->argv[i], "examples/", 9) == 0)
+            argv[i] = tu_subst("@", tu_source_path(c->argv[i]));
+        else
+            argv[i] = tu_subst(c->argv[i], "");
+    }
+    char in[1001];
+    memset(in, 'a', 1000);
+    in[1000] = '\0';
+    tu_result r = tu_run((const char *const *)argv, in, 120);
+    if (r.status != c->status)
+        fail_msg("exit status %d, expected %d\n--- stdout ---\n%s\n--- stderr ---\n%s", r.status, c->status, r.out,
+                 r.err);
+    for (size_t i = 0; i < 5 && c->out[i]; i++)
+        tu_expect_text("stdout", r.out, CONTAINS, c->out[i]);
+    if (c->out_lacks)
+        tu_expect_text("stdout", r.out, LACKS, c->out_lacks);
+    if (!c->out[0] && !c->out_lacks && c->status != 0)
+        tu_expect_text("stdout", r.out, EXACT, "");
+    tu_expect_text("stderr", r.err, c->err_mode, c->err);
+    for (size_t i = 0; i < 10; i++)
+        free(argv[i]);
+    tu_result_free(&r);
+}
+
+/* ---- main ------------------------------------------------------------------------------------- */
+
+int main(void)
+{
+    enum {
+        ND = sizeof DISABLE / sizeof DISABLE[0],
+        NP = sizeof PRINTS / sizeof PRINTS[0],
+        NS = sizeof SHAPES / sizeof SHAPES[0],
+        NC = sizeof CLI / sizeof CLI[0],
+    };
+    static struct CMUnitTest linking[3 + ND + NP + NS];
+    size_t n = 0;
+    linking[n++] = (struct CMUnitTest){"ref_digests_match", digests_match, NULL, NULL, &ref_backend};
+    linking[n++] = (struct CMUnitTest){"ref_candidate_calls_match_bytecode", candidate_calls_match_bytecode, NULL,
+                                       NULL, &ref_backend};
+    linking[n++] = (struct CMUnitTest){"check_list_as_hotspot", check_list_as_hotspot, NULL, NULL, NULL};
+    for (size_t i = 0; i < ND; i++)
+        linking[n++] = (struct CMUnitTest){DISABLE[i].name, disable_turns_off, NULL, NULL, (void *)&DISABLE[i]};
+    for (size_t i = 0; i < NP; i++)
+        linking[n++] = (struct CMUnitTest){PRINTS[i].name, print_intrinsics_lines, NULL, NULL, (void *)&PRINTS[i]};
+    for (size_t i = 0; i < NS; i++)
+        linking[n++] = (struct CMUnitTest){SHAPES[i].name, shape_mismatch_refuses_to_link, NULL, NULL,
+                                           (void *)&SHAPES[i]};
+    static const struct CMUnitTest real[] = {
+        {"real_digests_match", digests_match, NULL, NULL, &real_backend},
+        {"real_candidate_calls_match_bytecode", candidate_calls_match_bytecode, NULL, NULL, &real_backend},
+    };
+    static struct CMUnitTest cli[NC];
+    for (size_t i = 0; i < NC; i++)
+        cli[i] = (struct CMUnitTest){CLI[i].name, run_cli, NULL, NULL, (void *)&CLI[i]};
+    int failed = _cmocka_run_group_tests("intrinsics", linking, n, group_setup, group_teardown);
+    failed += _cmocka_run_group_tests("intrinsics_real_stubs", real, sizeof real / sizeof real[0], real_group_setup,
+                                      group_teardown);
+    failed += _cmocka_run_group_tests("intrinsics_cli", cli, NC, NULL, NULL);
+    return failed;
+}

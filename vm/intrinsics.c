@@ -1,0 +1,319 @@
+/*
+ * vm/intrinsics.c — the intrinsic id table, DisableIntrinsic lists, linking
+ * candidates to stubs, and the calls of linked candidates (see intrinsics.h).
+ */
+#include "intrinsics.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stubroutines.h"
+
+typedef struct intrinsic_desc {
+    const char *name;     /* "_sha3_implCompress" */
+    const char *qname;    /* "SHA3.implCompress0"; NULL: HotSpot's id, no method in minivm */
+    const char *sig;      /* HotSpot's signature, "([BI)V" */
+    const char *params;   /* parameter kinds, `this` first: R record, B byte[], I int */
+    char ret;             /* V void, I int */
+} intrinsic_desc;
+
+static const intrinsic_desc intrinsic_descs[VM_INTRINSIC_COUNT] = {
+    [VM_INTRINSIC_NONE] = {"_none", "", "", "", 'V'},
+#define X(id, qname, sig, params, ret) [VM_INTRINSIC##id] = {#id, qname, sig, params, ret},
+    VM_INTRINSICS(X)
+#undef X
+};
+
+_Static_assert(VM_INTRINSIC_COUNT - 1 <= VM_MAX_INTRINSIC_LINKS, "vm_t.intrinsics holds one link per id");
+
+/* The SHA-3 state is Keccak's 25 lanes; the stubs know exactly these rates (REFERENCE §4). */
+#define SHA3_LANES 25
+static int sha3_block_size_ok(int64_t bs) { return bs == 72 || bs == 104 || bs == 136 || bs == 144 || bs == 168; }
+
+const char *vm_intrinsic_name(vm_intrinsic_id id)
+{
+    return (unsigned)id < VM_INTRINSIC_COUNT ? intrinsic_descs[id].name : "(unknown intrinsic)";
+}
+
+vm_intrinsic_id vm_intrinsic_find_id(const char *name)
+{
+    for (int id = VM_INTRINSIC_NONE + 1; id < VM_INTRINSIC_COUNT; id++)
+        if (strcmp(name, intrinsic_descs[id].name) == 0)
+            return (vm_intrinsic_id)id;
+    return VM_INTRINSIC_NONE;
+}
+
+/* ---- DisableIntrinsic lists --------------------------------------------------------------- */
+
+/*
+ * The next id of a list, as HotSpot's ControlIntrinsicIter (canonicalize
+ * '\n' and ' ' to ',', then strtok on ','): *p moves past it; returns its
+ * length, 0 at the end. Read in place: the flag's value is not copied.
+ */
+static size_t next_list_id(const char **p, const char **id)
+{
+    const char *s = *p;
+    while (*s == ',' || *s == ' ' || *s == '\n')
+        s++;
+    *id = s;
+    while (*s && *s != ',' && *s != ' ' && *s != '\n')
+        s++;
+    *p = s;
+    return (size_t)(s - *id);
+}
+
+static vm_intrinsic_id find_id_n(const char *name, size_t len)
+{
+    for (int id = VM_INTRINSIC_NONE + 1; id < VM_INTRINSIC_COUNT; id++)
+        if (strlen(intrinsic_descs[id].name) == len && memcmp(name, intrinsic_descs[id].name, len) == 0)
+            return (vm_intrinsic_id)id;
+    return VM_INTRINSIC_NONE;
+}
+
+int vm_intrinsic_check_list(const char *list, char *bad, size_t badlen)
+{
+    const char *id;
+    size_t len;
+    if (!list)
+        return 0;
+    while ((len = next_list_id(&list, &id)) != 0) {
+        if (find_id_n(id, len) == VM_INTRINSIC_NONE) {
+            /* HotSpot caps the name at 63 characters, "enough for all intrinsic names" */
+            snprintf(bad, badlen, "%.*s", (int)(len < 63 ? len : 63), id);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int vm_intrinsic_in_list(const char *list, vm_intrinsic_id want)
+{
+    const char *id;
+    size_t len;
+    if (!list || want == VM_INTRINSIC_NONE)
+        return 0;
+    while ((len = next_list_id(&list, &id)) != 0)
+        if (find_id_n(id, len) == want)
+            return 1;
+    return 0;
+}
+
+/* ---- linking -------------------------------------------------------------------------------- */
+
+static vm_tkind kind_of(char c)
+{
+    switch (c) {
+    case 'R': return VM_T_RECORD;
+    case 'B': return VM_T_BYTES;
+    case 'I': return VM_T_INT;
+    default: return VM_T_VOID;
+    }
+}
+
+/* The id whose qualified name is m's (signature not yet checked). */
+static vm_intrinsic_id id_by_name(const vm_method *m)
+{
+    for (int id = VM_INTRINSIC_NONE + 1; id < VM_INTRINSIC_COUNT; id++)
+        if (intrinsic_descs[id].qname && strcmp(m->qname, intrinsic_descs[id].qname) == 0)
+            return (vm_intrinsic_id)id;
+    return VM_INTRINSIC_NONE;
+}
+
+/* "(record, byte[], int) -> void" from a desc, for messages */
+static const char *format_signature(const intrinsic_desc *d, char *buf, size_t len)
+{
+    size_t n = 0;
+    n += (size_t)snprintf(buf + n, len - n, "(");
+    for (const char *k = d->params; *k && n < len; k++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", k == d->params ? "" : ", ",
+                              *k == 'R' ? "record" : *k == 'B' ? "byte[]" : "int");
+    if (n < len)
+        snprintf(buf + n, len - n, ") -> %s", d->ret == 'I' ? "int" : "void");
+    return buf;
+}
+
+static int signature_matches(const vm_method *m, const intrinsic_desc *d)
+{
+    size_t n = strlen(d->params);
+    if (m->nparams != n || m->ret.kind != kind_of(d->ret))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (m->regtypes[i].kind != kind_of(d->params[i]))
+            return 0;
+    return 1;
+}
+
+/* The index of field name of kind in r, or -1. */
+static int find_field(const vm_record *r, const char *name, vm_tkind kind)
+{
+    for (uint16_t f = 0; f < r->nfields; f++)
+        if (strcmp(r->fields[f].name, name) == 0)
+            return r->fields[f].type.kind == kind ? f : -1;
+    return -1;
+}
+
+/* Does the table have id's stub? Its name and variant (for messages) into *name, *variant. */
+static int has_stub(const stub_routines *t, vm_intrinsic_id id, const char **name, const char **variant)
+{
+    *name = *variant = NULL;
+    if (!t)
+        return 0;
+    switch (id) {
+    case VM_INTRINSIC_sha3_implCompress:
+        *name = t->sha3_implCompress.name;
+        *variant = t->sha3_implCompress.variant;
+        return t->sha3_implCompress.fn != NULL;
+    case VM_INTRINSIC_digestBase_implCompressMB:
+        *name = t->sha3_implCompressMB.name;
+        *variant = t->sha3_implCompressMB.variant;
+        return t->sha3_implCompressMB.fn != NULL;
+    default: return 0;
+    }
+}
+
+/*
+ * One candidate: fill *l and return 1 when it links; otherwise write why
+ * not into why. The order is HotSpot's: the id, DisableIntrinsic, the stub
+ * (C2 gives up when StubRoutines has no entry), then the fields the stub
+ * reads (C2 gives up when it cannot load them).
+ */
+static int link_one(const vm_t *vm, const vm_method *m, vm_intrinsic_link *l, vm_intrinsic_id *idp, char *why,
+                    size_t whylen, const char **stub_name, const char **stub_variant)
+{
+    const vm_program *p = vm->prog;
+    vm_intrinsic_id id = id_by_name(m);
+    *idp = id;
+    if (id == VM_INTRINSIC_NONE) {
+        snprintf(why, whylen, "no compiler intrinsic is defined for the method");
+        return 0;
+    }
+    const intrinsic_desc *d = &intrinsic_descs[id];
+    if (!signature_matches(m, d)) {
+        *idp = VM_INTRINSIC_NONE;
+        char sig[96];
+        snprintf(why, whylen, "no compiler intrinsic is defined for the method (%s is %s%s)", d->name, d->qname,
+                 format_signature(d, sig, sizeof sig));
+        return 0;
+    }
+    if (vm_intrinsic_in_list(vm->opt.disable_intrinsic, id)) {
+        snprintf(why, whylen, "disabled by DisableIntrinsic");
+        return 0;
+    }
+    if (!has_stub(vm->opt.stubs, id, stub_name, stub_variant)) {
+        snprintf(why, whylen, "no stub on this CPU with these flags");
+        return 0;
+    }
+    /* both SHA-3 ids read this.state (long[25]) and this.blockSize (int) */
+    uint16_t rec = m->regtypes[0].rec;
+    const vm_record *r = &p->records[rec];
+    int f_state = find_field(r, "state", VM_T_LONGS);
+    int f_bs = find_field(r, "blockSize", VM_T_INT);
+    if (f_state < 0 || f_bs < 0) {
+        snprintf(why, whylen, "record shape mismatch: %s has no %s field %s", r->qname,
+                 f_state < 0 ? "long[]" : "int", f_state < 0 ? "state" : "blockSize");
+        return 0;
+    }
+    l->m = m;
+    l->id = (uint16_t)id;
+    l->rec = rec;
+    l->f_state = (uint16_t)f_state;
+    l->f_block_size = (uint16_t)f_bs;
+    return 1;
+}
+
+/* "SHA3::implCompress0": HotSpot's print_short_name, holder::name */
+static void print_line_head(FILE *out, const vm_method *m)
+{
+    fprintf(out, "%s::%s (%zu bytes)   ", m->module->name, m->name, (size_t)m->ncode * sizeof *m->code);
+}
+
+void vm_intrinsics_link(vm_t *vm)
+{
+    const vm_program *p = vm->prog;
+    FILE *out = vm->opt.intrinsics_out ? vm->opt.intrinsics_out : stdout;
+    vm->nintrinsics = 0;
+    for (uint32_t i = 0; i < p->nmethods; i++) {
+        const vm_method *m = p->methods[i];
+        if (!(m->flags & VM_METHOD_INTRINSIC))
+            continue;
+        vm_intrinsic_link l;
+        vm_intrinsic_id id;
+        char why[256];
+        const char *stub_name, *stub_variant;
+        int linked = link_one(vm, m, &l, &id, why, sizeof why, &stub_name, &stub_variant);
+        /* qualified names are unique, so each id links at most one method */
+        if (linked)
+            vm->intrinsics[vm->nintrinsics++] = l;
+        if (!vm->opt.print_intrinsics)
+            continue;
+        print_line_head(out, m);
+        if (linked)
+            fprintf(out, "(intrinsic) %s: stub %s%s%s%s\n", vm_intrinsic_name(id), stub_name ? stub_name : "?",
+                    stub_variant ? " (" : "", stub_variant ? stub_variant : "", stub_variant ? ")" : "");
+        else if (id == VM_INTRINSIC_NONE)
+            fprintf(out, "failed to inline (intrinsic): %s\n", why);
+        else
+            fprintf(out, "failed to inline (intrinsic) %s: %s\n", vm_intrinsic_name(id), why);
+    }
+}
+
+/* ---- calls ---------------------------------------------------------------------------------- */
+
+int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result)
+{
+    const vm_intrinsic_link *l = NULL;
+    for (uint32_t i = 0; i < vm->nintrinsics; i++)
+        if (vm->intrinsics[i].m == m) {
+            l = &vm->intrinsics[i];
+            break;
+        }
+    if (!l)
+        return 0;
+
+    /*
+     * What the stubs may see: the verifier already guarantees the kinds, so
+     * these checks cost a few compares per block. Each failure is something
+     * the bytecode answers with an exception or a result of its own.
+     */
+    const vm_obj *self = args[0].ref;
+    if (!self || self->kind != VM_T_RECORD || self->rec != l->rec)
+        return 0;
+    const vm_value *fields = (const vm_value *)(const void *)self->data;
+    vm_obj *st = fields[l->f_state].ref;
+    int64_t bs = fields[l->f_block_size].i;
+    const vm_obj *b = args[1].ref;
+    int64_t ofs = args[2].i;
+    /* registers of kind int hold Java ints only by convention: the bytecode is exact for any value */
+    if (!st || st->kind != VM_T_LONGS || st->length < SHA3_LANES || !sha3_block_size_ok(bs) || !b ||
+        b->kind != VM_T_BYTES || ofs < 0 || ofs > INT32_MAX)
+        return 0;
+    const uint8_t *bytes = (const uint8_t *)b->data;
+
+    switch (l->id) {
+    case VM_INTRINSIC_sha3_implCompress:
+        if (ofs + bs > b->length)
+            return 0;
+        vm->opt.stubs->sha3_implCompress.fn(bytes + ofs, VM_LONGS(st), (int32_t)bs);
+        result->i = 0;
+        return 1;
+    case VM_INTRINSIC_digestBase_implCompressMB: {
+        int64_t limit = args[3].i;
+        if (limit < INT32_MIN || limit > INT32_MAX)
+            return 0;
+        /* the Java loop is `for (; ofs <= limit; ...)`; the stub's is do-while (at least one block) */
+        if (ofs > limit) {
+            result->i = ofs;
+            return 1;
+        }
+        /* the last block starts at ofs + k * bs <= limit; it must end inside b (so ofs cannot overflow) */
+        int64_t last = ofs + (limit - ofs) / bs * bs;
+        if (last + bs > b->length)
+            return 0;
+        result->i = vm->opt.stubs->sha3_implCompressMB.fn(bytes + ofs, VM_LONGS(st), (int32_t)bs, (int32_t)ofs,
+                                                           (int32_t)limit);
+        return 1;
+    }
+    default: return 0;
+    }
+}
