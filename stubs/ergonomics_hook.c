@@ -1,13 +1,15 @@
 /*
  * stubs/ergonomics_hook.c — the launcher's calls into stubs/ while the VM
  * starts (see ergonomics_hook.h): the target architecture, CPU selection
- * (detected, -XX:EmulateCPU, -XX:CPUInfoFile), -XX:+PrintCPUFeatures, and the
- * per-architecture ergonomics (stubs/<arch>/ergonomics_<arch>.c).
+ * (detected, -XX:EmulateCPU, -XX:CPUInfoFile), -XX:+PrintCPUFeatures, the
+ * per-architecture ergonomics (stubs/<arch>/ergonomics_<arch>.c), and then
+ * the stubs the final flags ask for (stubroutines.c).
  */
 #include "ergonomics_hook.h"
 
 #include "cpu.h"
 #include "ergonomics.h"
+#include "stubroutines.h"
 
 /* Part of the stub table's start-up state: written once, before any program runs. */
 static struct {
@@ -15,11 +17,13 @@ static struct {
     bool what_if; /* the selected CPU's architecture is not the host's */
 } stub_cpu;
 
-/* SHA-3 stubs of this build for the host (none yet: they arrive with the stub generators). */
+/* Can this build generate the SHA-3 stub variant for the host? Both AArch64
+   variants on an AArch64 host (whether the CPU can run SIMD's sha3
+   instructions is the ergonomics' question); nothing for x86-64 yet. */
 static bool sha3_stub_available(bool simd)
 {
     (void)simd;
-    return false;
+    return cpu_host_arch() == CPU_ARCH_AARCH64;
 }
 
 flag_arch stubs_target_arch(const char *emulate_cpu, const char *cpuinfo_file)
@@ -71,6 +75,8 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
                    "on this CPU.");
         FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
     }
+    /* The flags are final: the stubs they ask for (stubroutines.c). */
+    stubs_generate(cpu->arch == CPU_ARCH_AARCH64, !stub_cpu.what_if);
     return 0;
 }
 

@@ -7,7 +7,9 @@
  *      -XX:EmulateCPU or described by -XX:CPUInfoFile);
  *   2. stubs_select_cpu_and_ergonomics(): after every option is in, detect
  *      (or emulate) the CPU and set the flag defaults from it (SHA ergonomics),
- *      before -XX:+PrintFlagsFinal prints them.
+ *      before -XX:+PrintFlagsFinal prints them; then generate the stubs the
+ *      final flags ask for (stubs_generate, stubroutines.h), printed at once
+ *      for -XX:+PrintStubCode.
  *
  * The CPU selected in step 2 is kept with the stub table (set once at start-up)
  * so that running a program can say, once, when it runs in "what-if" mode: a

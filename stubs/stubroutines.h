@@ -15,8 +15,11 @@
 #ifndef MINIVM_STUBROUTINES_H
 #define MINIVM_STUBROUTINES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "codecache.h"
 
 typedef void (*stub_sha3_compress_fn)(const uint8_t *buf, int64_t *state, int32_t block_size);
 typedef int32_t (*stub_sha3_compress_mb_fn)(const uint8_t *buf, int64_t *state, int32_t block_size,
@@ -42,5 +45,34 @@ typedef struct stub_routines {
 
 /* The table (all NULL until stubs_generate() ran). */
 const stub_routines *stub_routines_table(void);
+
+/* ---- start-up (stubs/ergonomics_hook.c) and tests: stubs/stubroutines.c ---------------------- */
+
+/* The VM's code cache: 64 KiB, many times what the stubs take. */
+#define STUBS_CODE_CACHE_CAPACITY ((size_t)64 * 1024)
+
+/*
+ * After ergonomics, with the flags final: generate the stubs they ask for
+ * into the VM's code cache (target: the selected CPU is AArch64; executable:
+ * it is also the host's, i.e. not what-if mode), print them for
+ * -XX:+PrintStubCode, and, when executable, fill the table and install the
+ * crash handler (crash_handler.h). Nothing with UseCompiler off (-Xint).
+ * Called once.
+ */
+void stubs_generate(bool aarch64_target, bool executable);
+
+/*
+ * The generation step of stubs_generate with everything passed in (tests
+ * use it with their own cache, table and a too-small capacity): the SHA-3
+ * stubs UseSHA3Intrinsics and UseSIMDForSHA3Intrinsic ask for, into cc
+ * (mapped here, capacity bytes), the entries into *table when executable.
+ * When the cache cannot be mapped or a generator fails: one VM warning, cc
+ * released, *table untouched, UseSHA3Intrinsics set false (FLAG_SET_DEFAULT,
+ * as the ergonomics do for a stub that is not available), and false.
+ */
+bool stubs_generate_into(codecache *cc, size_t capacity, stub_routines *table, bool executable);
+
+/* The VM's code cache (nothing in it before stubs_generate). */
+const codecache *stubs_code_cache(void);
 
 #endif

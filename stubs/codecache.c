@@ -1,0 +1,145 @@
+/*
+ * stubs/codecache.c — the code cache: one anonymous mapping per cache,
+ * written while PROT_READ|PROT_WRITE, then sealed PROT_READ|PROT_EXEC (or
+ * PROT_READ in what-if mode); the stub marks; -XX:+PrintStubCode.
+ *
+ * Why no double mapping (a writable view beside the executable one, as some
+ * JITs use): stubs are written once, before anything runs, so there is never
+ * a reason to write executable code; and QEMU would run stale code patched
+ * through a second view (REFERENCE §5).
+ */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (POSIX only from 2024) */
+#endif
+
+#include "codecache.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "disassembler.h"
+#include "flags.h"
+
+bool codecache_init(codecache *cc, size_t capacity, char *err, size_t errlen)
+{
+    memset(cc, 0, sizeof *cc);
+    if (capacity == 0) {
+        snprintf(err, errlen, "an empty code cache");
+        return false;
+    }
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (capacity > SIZE_MAX - page) {
+        snprintf(err, errlen, "a code cache of %zu bytes: too large", capacity);
+        return false;
+    }
+    size_t mapped = (capacity + page - 1) / page * page;
+    void *p = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        snprintf(err, errlen, "cannot map a code cache of %zu bytes: %s", capacity, strerror(errno));
+        return false;
+    }
+    cc->base = p;
+    cc->mapped = mapped;
+    cc->capacity = capacity;
+    cc->state = CODECACHE_WRITABLE;
+    return true;
+}
+
+static size_t align_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
+
+void *codecache_begin_stub(codecache *cc, size_t *room)
+{
+    *room = 0;
+    if (cc->state != CODECACHE_WRITABLE || cc->nstubs == CODECACHE_MAX_STUBS)
+        return NULL;
+    size_t at = align_up(cc->used, CODECACHE_STUB_ALIGNMENT);
+    if (at >= cc->capacity)
+        return NULL;
+    *room = cc->capacity - at;
+    return cc->base + at;
+}
+
+const stub_mark *codecache_end_stub(codecache *cc, const char *name, const char *variant, size_t entry_offset,
+                                    size_t size)
+{
+    size_t room;
+    uint8_t *start = codecache_begin_stub(cc, &room);
+    if (!start || size > room || entry_offset >= size)
+        return NULL;
+    stub_mark *m = &cc->stubs[cc->nstubs++];
+    *m = (stub_mark){.name = name, .variant = variant, .start = start, .entry = start + entry_offset,
+                     .end = start + size};
+    cc->used = (size_t)(m->end - cc->base);
+    return m;
+}
+
+bool codecache_seal(codecache *cc, bool executable, char *err, size_t errlen)
+{
+    if (cc->state != CODECACHE_WRITABLE) {
+        snprintf(err, errlen, "the code cache is not being written");
+        return false;
+    }
+    /*
+     * The flush comes first, while the words are where the generator left
+     * them: it cleans the data cache to the point of unification and
+     * invalidates the instruction cache over the range (dc cvau / ic ivau on
+     * AArch64; nothing on x86-64, whose caches are coherent). Read-only
+     * code never runs, so it needs none.
+     */
+    if (executable && cc->used)
+        __builtin___clear_cache((char *)cc->base, (char *)cc->base + cc->used);
+    if (mprotect(cc->base, cc->mapped, executable ? PROT_READ | PROT_EXEC : PROT_READ) != 0) {
+        snprintf(err, errlen, "cannot protect the code cache: %s", strerror(errno));
+        return false;
+    }
+    cc->state = executable ? CODECACHE_EXECUTABLE : CODECACHE_READ_ONLY;
+    return true;
+}
+
+void codecache_release(codecache *cc)
+{
+    if (cc->base)
+        munmap(cc->base, cc->mapped);
+    memset(cc, 0, sizeof *cc);
+}
+
+const stub_mark *codecache_find(const codecache *cc, const void *pc)
+{
+    /* integer compares: pc may point anywhere, not only into the mapping */
+    uintptr_t p = (uintptr_t)pc;
+    for (int i = 0; i < cc->nstubs; i++) {
+        const stub_mark *m = &cc->stubs[i];
+        if (p >= (uintptr_t)m->start && p < (uintptr_t)m->end)
+            return m;
+    }
+    return NULL;
+}
+
+void codecache_print(const codecache *cc, FILE *out)
+{
+    char err[512];
+    stub_disasm *d = stub_disasm_open(err, sizeof err);
+    if (!d && err[0])
+        vm_warning("PrintStubCode: cannot load LLVM's disassembler (%s): the text column is empty", err);
+    for (int i = 0; i < cc->nstubs; i++) {
+        const stub_mark *m = &cc->stubs[i];
+        size_t size = (size_t)(m->end - m->start);
+        fprintf(out, "StubRoutines::%s (%s) [0x%016" PRIxPTR ", 0x%016" PRIxPTR "] (%zu bytes)", m->name, m->variant,
+                (uintptr_t)m->start, (uintptr_t)m->end, size);
+        if (m->entry != m->start)
+            fprintf(out, ", entry 0x%04zx", (size_t)(m->entry - m->start));
+        fputc('\n', out);
+        for (size_t off = 0; off + 4 <= size; off += 4) {
+            uint32_t word;
+            memcpy(&word, m->start + off, sizeof word); /* host order: AArch64 hosts are little-endian */
+            char text[160];
+            stub_disasm_word(d, word, off, text, sizeof text);
+            fprintf(out, "0x%04zx:  %08" PRIx32 "  %s\n", off, word, text);
+        }
+        fputc('\n', out);
+    }
+    stub_disasm_close(d);
+}

@@ -1,0 +1,103 @@
+/*
+ * stubs/codecache.h — the code cache (HotSpot's CodeCache and CodeBuffer,
+ * reduced to what start-up stub generation needs) and the stub marks
+ * (HotSpot's StubCodeMark/StubCodeDesc): where every stub lives.
+ *
+ * Life cycle, W^X throughout (never writable and executable at once, and one
+ * mapping only: no second, writable view of executable code):
+ *
+ *   codecache_init      mmap an anonymous region PROT_READ|PROT_WRITE
+ *   codecache_begin_stub / codecache_end_stub, once per stub
+ *                       a generator writes words at the aligned position,
+ *                       then the stub is recorded (name, variant, bounds)
+ *   codecache_seal      mprotect to PROT_READ|PROT_EXEC and flush the
+ *                       instruction cache over the written bytes; or, for
+ *                       code that must never run here (an AArch64 CPU
+ *                       emulated on an x86-64 host), PROT_READ only
+ *
+ * After codecache_seal nothing is added: the stubs are generated once, at
+ * start-up, before any program runs. codecache_find and the crash handler
+ * (crash_handler.h) only read the marks, so they are async-signal-safe.
+ *
+ * The VM's one code cache belongs to the stub table (stubroutines.c); tests
+ * make their own.
+ */
+#ifndef MINIVM_CODECACHE_H
+#define MINIVM_CODECACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Stubs start on this boundary (HotSpot's CodeEntryAlignment on AArch64). */
+#define CODECACHE_STUB_ALIGNMENT 64
+/* Marks a cache holds: the two SHA-3 stubs today, room for the next ones. */
+#define CODECACHE_MAX_STUBS 16
+
+/* One generated stub (HotSpot's StubCodeDesc). */
+typedef struct stub_mark {
+    const char *name;     /* "sha3_implCompress": a string that outlives the cache */
+    const char *variant;  /* "simd", "gpr" */
+    const uint8_t *start; /* first byte, CODECACHE_STUB_ALIGNMENT-aligned */
+    const uint8_t *entry; /* where callers enter: start, or after data the stub keeps before its code */
+    const uint8_t *end;   /* one past the last byte */
+} stub_mark;
+
+typedef enum codecache_state {
+    CODECACHE_UNMAPPED,   /* before codecache_init, or after codecache_release */
+    CODECACHE_WRITABLE,   /* PROT_READ|PROT_WRITE: generators write */
+    CODECACHE_EXECUTABLE, /* PROT_READ|PROT_EXEC: the stubs may run */
+    CODECACHE_READ_ONLY,  /* PROT_READ: generated to be printed, never entered */
+} codecache_state;
+
+typedef struct codecache {
+    uint8_t *base;        /* the mapping (page aligned) */
+    size_t mapped;        /* its size: capacity rounded up to pages */
+    size_t capacity;      /* bytes generators may fill; may be less than mapped */
+    size_t used;          /* end of the last stub, from base */
+    codecache_state state;
+    int nstubs;
+    stub_mark stubs[CODECACHE_MAX_STUBS];
+} codecache;
+
+/* Map capacity bytes read-write. False (cc unmapped, why in err) when
+   capacity is 0 or the mapping fails. */
+bool codecache_init(codecache *cc, size_t capacity, char *err, size_t errlen);
+
+/* Where the next stub starts (aligned) and the bytes left from there in
+   *room; NULL (room 0) when the cache is not writable or full. */
+void *codecache_begin_stub(codecache *cc, size_t *room);
+
+/* Record the stub written at codecache_begin_stub()'s address: size bytes,
+   callers enter at entry_offset. NULL when it does not fit in the room or
+   the marks are all used; then nothing is recorded. */
+const stub_mark *codecache_end_stub(codecache *cc, const char *name, const char *variant, size_t entry_offset,
+                                    size_t size);
+
+/* Finish generation: PROT_READ|PROT_EXEC and the instruction cache flushed
+   (executable), or PROT_READ (never to run on this host). False (why in err)
+   when mprotect fails; the cache is then unusable and should be released. */
+bool codecache_seal(codecache *cc, bool executable, char *err, size_t errlen);
+
+/* Unmap (the marks go with it). Safe on an unmapped cache. */
+void codecache_release(codecache *cc);
+
+/* The stub whose [start, end) holds pc, or NULL. Async-signal-safe. */
+const stub_mark *codecache_find(const codecache *cc, const void *pc);
+
+/*
+ * -XX:+PrintStubCode: every stub, in generation order, as
+ *
+ *   StubRoutines::<name> (<variant>) [<start>, <end>] (<size> bytes)
+ *   0x%04x:  %08x  <disassembly>        one line per 32-bit word
+ *
+ * then an empty line. The offset is from the stub's start (the crash
+ * handler's offsets are the same), the word is the instruction's encoding,
+ * the text is LLVM's (disassembler.h) or empty in a build without it. When
+ * callers enter after data at the start, the header ends ", entry 0x%04x".
+ * The words are AArch64 instructions: the only stubs minivm generates.
+ */
+void codecache_print(const codecache *cc, FILE *out);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * stubs/crash_handler.c — the SIGILL/SIGSEGV/SIGBUS handler for faults in
+ * stubs (crash_handler.h).
+ *
+ * Everything the handler does is async-signal-safe: it reads the code
+ * cache's marks (written before the handler was installed, never after),
+ * formats with its own digit loops and writes with write(2), then abort()s.
+ */
+#if defined(__linux__)
+#define _GNU_SOURCE /* REG_RIP in <sys/ucontext.h> */
+#endif
+
+#include "crash_handler.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+static const int crash_signals[] = {SIGILL, SIGSEGV, SIGBUS};
+#define NSIGNALS (sizeof crash_signals / sizeof crash_signals[0])
+
+/* Part of the stub table's start-up state: set by the first install, then only read. */
+static struct {
+    const codecache *cache;
+    bool installed;
+    struct sigaction previous[NSIGNALS]; /* what a fault outside the stubs gets */
+} crash;
+
+/* The interrupted pc, from the signal's machine context. */
+static uintptr_t fault_pc(const void *context)
+{
+    const ucontext_t *uc = context;
+#if defined(__aarch64__) && defined(__linux__)
+    return (uintptr_t)uc->uc_mcontext.pc;
+#elif defined(__x86_64__) && defined(__linux__)
+    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#else
+    (void)uc;
+    return 0; /* unknown layout: no fault is attributed to a stub */
+#endif
+}
+
+/* ---- async-signal-safe formatting --------------------------------------------------------------- */
+
+typedef struct line {
+    char *buf;
+    size_t len, pos; /* pos < len always: room for the NUL */
+} line;
+
+static void put_str(line *l, const char *s)
+{
+    for (; *s && l->pos + 1 < l->len; s++)
+        l->buf[l->pos++] = *s;
+}
+
+/* 0x and at least `digits` hex digits */
+static void put_hex(line *l, uintptr_t v, int digits)
+{
+    char tmp[2 * sizeof v];
+    int n = 0;
+    do {
+        tmp[n++] = "0123456789abcdef"[v & 0xf];
+        v >>= 4;
+    } while (v || n < digits);
+    put_str(l, "0x");
+    while (n > 0 && l->pos + 1 < l->len)
+        l->buf[l->pos++] = tmp[--n];
+}
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGILL: return "SIGILL";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    default: return "signal";
+    }
+}
+
+size_t stub_crash_format(char *buf, size_t len, int sig, const stub_mark *m, uintptr_t pc)
+{
+    if (len == 0)
+        return 0;
+    line l = {buf, len, 0};
+    put_str(&l, "# minivm: ");
+    put_str(&l, signal_name(sig));
+    put_str(&l, " (");
+    put_hex(&l, (uintptr_t)sig, 1);
+    put_str(&l, ") in stub ");
+    put_str(&l, m->name);
+    put_str(&l, " (");
+    put_str(&l, m->variant);
+    put_str(&l, ") at offset ");
+    put_hex(&l, pc - (uintptr_t)m->start, 4);
+    put_str(&l, ", pc=");
+    put_hex(&l, pc, 16);
+    put_str(&l, "\n");
+    l.buf[l.pos] = '\0';
+    return l.pos;
+}
+
+/* ---- the handler -------------------------------------------------------------------------------- */
+
+static int signal_index(int sig)
+{
+    for (size_t i = 0; i < NSIGNALS; i++)
+        if (crash_signals[i] == sig)
+            return (int)i;
+    return -1;
+}
+
+static void crash_handler(int sig, siginfo_t *info, void *context)
+{
+    int saved_errno = errno;
+    uintptr_t pc = fault_pc(context);
+    const stub_mark *m = crash.cache ? codecache_find(crash.cache, (const void *)pc) : NULL;
+    if (m) {
+        char msg[512];
+        size_t n = stub_crash_format(msg, sizeof msg, sig, m, pc);
+        ssize_t w = write(STDERR_FILENO, msg, n);
+        (void)w; /* nothing left to do if stderr is gone */
+        abort();
+    }
+    /*
+     * Not ours: put the previous action back and let it take the signal. A
+     * fault (si_code > 0) recurs when the instruction re-executes on return;
+     * a signal someone sent (kill, raise: si_code <= 0) is sent again, and
+     * is delivered to the restored action once this handler returns.
+     */
+    int i = signal_index(sig);
+    if (i >= 0)
+        sigaction(sig, &crash.previous[i], NULL);
+    if (info->si_code <= 0)
+        raise(sig);
+    errno = saved_errno;
+}
+
+bool stub_crash_handler_install(const codecache *cc)
+{
+    crash.cache = cc;
+    if (crash.installed)
+        return true;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = crash_handler;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NSIGNALS; i++) {
+        if (sigaction(crash_signals[i], &sa, &crash.previous[i]) != 0) {
+            while (i-- > 0) /* all or nothing */
+                sigaction(crash_signals[i], &crash.previous[i], NULL);
+            return false;
+        }
+    }
+    crash.installed = true;
+    return true;
+}

@@ -1,0 +1,724 @@
+/*
+ * tests/test_codecache.c — the code cache, the stub table's start-up and
+ * -XX:+PrintStubCode (stubs/codecache.h, crash_handler.h, stubroutines.h),
+ * on both hosts (x86-64 natively, AArch64 under QEMU):
+ *
+ *  1. W^X: the region's permissions in /proc/self/maps are rw-p while
+ *     written, r-xp (or r--p, what-if) once sealed, never rwx; a tiny
+ *     hand-encoded function (x86-64 `mov eax, 42; ret`, AArch64
+ *     `movz w0, #42; ret`) runs natively from the cache.
+ *  2. Stub marks: alignment, bounds, lookup by pc, refusals.
+ *  3. The crash handler, in forked children: a fault in a recorded stub
+ *     prints the one line and aborts (status 134 in a shell); a fault
+ *     outside every stub reaches the previous action (the default one, or
+ *     a handler of the program's), as if minivm had none.
+ *  4. Generation at start-up: both SHA-3 stubs in each variant (the table
+ *     filled only where they can run); the failure path (no mapping, a
+ *     cache too small for the generator): one warning, the flag off, the
+ *     table empty.
+ *  5. build/minivm -XX:+PrintStubCode in what-if mode (the issue's "done
+ *     means" command line): both stubs, each word on a `0x%04x:  %08x  text`
+ *     line, with disassembly when the build has LLVM.
+ */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#endif
+
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "codecache.h"
+#include "crash_handler.h"
+#include "disassembler.h"
+#include "flags.h"
+#include "sha3_ref.h"
+#include "stubroutines.h"
+#include "testutil.h"
+
+#if defined(__aarch64__)
+#include "assembler_aarch64.h"
+#endif
+
+/* ---- helpers ------------------------------------------------------------------------------------- */
+
+/* The permissions ("rw-p") of the /proc/self/maps line holding addr, or "" when none does. */
+static const char *maps_perms(const void *addr)
+{
+    static char perms[8];
+    perms[0] = '\0';
+    FILE *f = fopen("/proc/self/maps", "r");
+    assert_non_null(f);
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        char p[8];
+        if (sscanf(line, "%lx-%lx %7s", &lo, &hi, p) == 3 && (uintptr_t)addr >= lo && (uintptr_t)addr < hi) {
+            snprintf(perms, sizeof perms, "%s", p);
+            break;
+        }
+    }
+    fclose(f);
+    return perms;
+}
+
+/* Instructions for the host, written at code (room bytes). Returns their size. */
+typedef enum host_code { RETURN_42, FAULT_AFTER_ONE } host_code;
+
+/*
+ * RETURN_42:       a function returning 42.
+ * FAULT_AFTER_ONE: one harmless instruction, then a permanently undefined
+ *                  one (x86-64 ud2, AArch64 udf #0) at fault_offset.
+ */
+static size_t write_host_code(void *code, size_t room, host_code what, size_t *fault_offset)
+{
+#if defined(__x86_64__)
+    static const uint8_t ret42[] = {0xb8, 0x2a, 0x00, 0x00, 0x00, 0xc3}; /* mov eax, 42; ret */
+    static const uint8_t fault[] = {0x90, 0x0f, 0x0b};                   /* nop; ud2 */
+    const uint8_t *bytes = what == RETURN_42 ? ret42 : fault;
+    size_t n = what == RETURN_42 ? sizeof ret42 : sizeof fault;
+    assert_true(n <= room);
+    memcpy(code, bytes, n);
+    if (fault_offset)
+        *fault_offset = 1;
+    return n;
+#elif defined(__aarch64__)
+    a64_asm as;
+    a64_asm_init(&as, code, room / 4);
+    a64_movz(&as, A64_W32, A64_R0, 42, 0);
+    if (what == RETURN_42)
+        a64_ret(&as, A64_RLR);
+    else
+        a64_emit(&as, 0); /* udf #0 */
+    assert_false(a64_asm_failed(&as));
+    if (fault_offset)
+        *fault_offset = 4;
+    return a64_asm_pc(&as) * 4;
+#else
+    (void)code, (void)room, (void)what, (void)fault_offset;
+    skip();
+    return 0;
+#endif
+}
+
+typedef int (*int_fn)(void);
+
+static int_fn as_function(const uint8_t *p)
+{
+    /* object to function pointer: not ISO C, guaranteed by POSIX (dlsym) */
+    return (int_fn)(uintptr_t)p;
+}
+
+/* A cache with one host-code stub, sealed executable. */
+static const stub_mark *host_stub(codecache *cc, host_code what, size_t recorded_size, size_t *fault_offset)
+{
+    char err[256];
+    assert_true(codecache_init(cc, 4096, err, sizeof err));
+    size_t room;
+    void *code = codecache_begin_stub(cc, &room);
+    assert_non_null(code);
+    size_t n = write_host_code(code, room, what, fault_offset);
+    const stub_mark *m = codecache_end_stub(cc, "test_stub", "host", 0, recorded_size ? recorded_size : n);
+    assert_non_null(m);
+    assert_true(codecache_seal(cc, true, err, sizeof err));
+    return m;
+}
+
+/* ---- 1. W^X ------------------------------------------------------------------------------------- */
+
+static void code_cache_is_never_writable_and_executable(void **state)
+{
+    (void)state;
+    static const struct {
+        bool executable;
+        const char *sealed; /* the permissions after codecache_seal */
+    } cases[] = {{true, "r-xp"}, {false, "r--p"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        codecache cc;
+        char err[256];
+        assert_true(codecache_init(&cc, 8192, err, sizeof err));
+        assert_int_equal(cc.state, CODECACHE_WRITABLE);
+        assert_string_equal(maps_perms(cc.base), "rw-p");
+        size_t room;
+        void *code = codecache_begin_stub(&cc, &room);
+        assert_ptr_equal(code, cc.base);
+        assert_int_equal(room, 8192);
+        size_t n = write_host_code(code, room, RETURN_42, NULL);
+        assert_non_null(codecache_end_stub(&cc, "ret42", "host", 0, n));
+        assert_true(codecache_seal(&cc, cases[i].executable, err, sizeof err));
+        assert_int_equal(cc.state, cases[i].executable ? CODECACHE_EXECUTABLE : CODECACHE_READ_ONLY);
+        assert_string_equal(maps_perms(cc.base), cases[i].sealed);
+        assert_string_equal(maps_perms(cc.base + 4096), cases[i].sealed); /* the whole mapping */
+        /* sealed: nothing more can be added, and a second seal is refused */
+        assert_null(codecache_begin_stub(&cc, &room));
+        assert_int_equal(room, 0);
+        assert_false(codecache_seal(&cc, true, err, sizeof err));
+        assert_string_equal(maps_perms(cc.base), cases[i].sealed);
+        uint8_t *base = cc.base;
+        codecache_release(&cc);
+        assert_int_equal(cc.state, CODECACHE_UNMAPPED);
+        assert_string_equal(maps_perms(base), ""); /* unmapped: typically no line holds it any more */
+    }
+}
+
+static void hand_encoded_function_runs_from_the_cache(void **state)
+{
+    (void)state;
+    codecache cc;
+    const stub_mark *m = host_stub(&cc, RETURN_42, 0, NULL);
+    assert_int_equal(as_function(m->entry)(), 42);
+    codecache_release(&cc);
+}
+
+/* ---- 2. Stub marks ------------------------------------------------------------------------------ */
+
+static void stub_marks_and_lookup_by_pc(void **state)
+{
+    (void)state;
+    codecache cc;
+    char err[256];
+    assert_true(codecache_init(&cc, 1000, err, sizeof err)); /* less than a page: the capacity counts */
+    assert_int_equal(cc.capacity, 1000);
+    size_t room;
+    uint8_t *a = codecache_begin_stub(&cc, &room);
+    assert_int_equal(room, 1000);
+    const stub_mark *ma = codecache_end_stub(&cc, "first", "gpr", 0, 100);
+    uint8_t *b = codecache_begin_stub(&cc, &room);
+    assert_ptr_equal(b, a + 128); /* the next CODECACHE_STUB_ALIGNMENT boundary */
+    assert_int_equal(room, 1000 - 128);
+    const stub_mark *mb = codecache_end_stub(&cc, "second", "simd", 8, 40);
+    assert_non_null(ma);
+    assert_non_null(mb);
+    assert_string_equal(mb->name, "second");
+    assert_string_equal(mb->variant, "simd");
+    assert_ptr_equal(mb->start, b);
+    assert_ptr_equal(mb->entry, b + 8);
+    assert_ptr_equal(mb->end, b + 40);
+
+    static const struct {
+        ptrdiff_t offset; /* from a */
+        int stub;         /* 0 first, 1 second, -1 none */
+    } lookups[] = {
+        {-1, -1}, {0, 0}, {50, 0}, {99, 0}, {100, -1}, {127, -1}, {128, 1}, {167, 1}, {168, -1}, {4096, -1},
+    };
+    for (size_t i = 0; i < sizeof lookups / sizeof lookups[0]; i++) {
+        const stub_mark *want = lookups[i].stub < 0 ? NULL : lookups[i].stub == 0 ? ma : mb;
+        const void *pc = (const void *)((uintptr_t)a + (uintptr_t)lookups[i].offset);
+        if (codecache_find(&cc, pc) != want)
+            fail_msg("pc at offset %td: want stub %d", lookups[i].offset, lookups[i].stub);
+    }
+    assert_null(codecache_find(&cc, NULL));
+
+    /* refusals: larger than the room, an entry outside the stub; nothing is recorded */
+    assert_null(codecache_end_stub(&cc, "big", "gpr", 0, 1000));
+    assert_null(codecache_end_stub(&cc, "bad_entry", "gpr", 40, 40));
+    assert_int_equal(cc.nstubs, 2);
+    codecache_release(&cc);
+
+    /* capacity 0, and a mapping the address space cannot hold */
+    assert_false(codecache_init(&cc, 0, err, sizeof err));
+    assert_string_equal(err, "an empty code cache");
+    assert_false(codecache_init(&cc, (size_t)1 << 62, err, sizeof err));
+    tu_expect_text("error", err, TU_PREFIX, "cannot map a code cache of 4611686018427387904 bytes: ");
+    assert_int_equal(cc.state, CODECACHE_UNMAPPED);
+}
+
+static void stub_marks_run_out(void **state)
+{
+    (void)state;
+    codecache cc;
+    char err[256];
+    assert_true(codecache_init(&cc, 65536, err, sizeof err));
+    for (int i = 0; i < CODECACHE_MAX_STUBS; i++)
+        assert_non_null(codecache_end_stub(&cc, "s", "v", 0, 4));
+    size_t room;
+    assert_null(codecache_begin_stub(&cc, &room));
+    assert_null(codecache_end_stub(&cc, "one_too_many", "v", 0, 4));
+    assert_int_equal(cc.nstubs, CODECACHE_MAX_STUBS);
+    codecache_release(&cc);
+}
+
+/* ---- 3. The crash handler ----------------------------------------------------------------------- */
+
+typedef struct child_result {
+    int status; /* waitpid's */
+    char err[1024];
+} child_result;
+
+/* Run body(arg) in a child whose stderr is captured; it must not return. */
+static child_result in_child(void (*body)(void *), void *arg)
+{
+    child_result r = {0};
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit no_core = {0, 0}; /* an abort() here is expected: no core file */
+        setrlimit(RLIMIT_CORE, &no_core);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        body(arg);
+        _exit(99); /* body returned: no signal */
+    }
+    close(fds[1]);
+    size_t n = 0;
+    ssize_t got;
+    while ((got = read(fds[0], r.err + n, sizeof r.err - 1 - n)) > 0)
+        n += (size_t)got;
+    r.err[n] = '\0';
+    close(fds[0]);
+    assert_int_equal(waitpid(pid, &r.status, 0), pid);
+    /* Under QEMU user mode (cross builds) the emulator itself reports a guest
+       killed by a signal, after everything the guest wrote: not the guest's text. */
+    char *qemu = strstr(r.err, "qemu: uncaught target signal ");
+    if (qemu && (qemu == r.err || qemu[-1] == '\n') && strchr(qemu, '\n') == r.err + n - 1)
+        *qemu = '\0';
+    return r;
+}
+
+static void expect_signal(const child_result *r, int sig)
+{
+    if (!WIFSIGNALED(r->status) || WTERMSIG(r->status) != sig)
+        fail_msg("want the child killed by signal %d; status 0x%x, stderr:\n%s", sig, r->status, r->err);
+}
+
+static void call_stub(void *arg) { as_function(arg)(); }
+
+static void set_default_actions(void)
+{
+    /* what a process without minivm's handler does (a sanitizer's handler would print its own report) */
+    signal(SIGILL, SIG_DFL);
+    signal(SIGSEGV, SIG_DFL);
+    signal(SIGBUS, SIG_DFL);
+}
+
+static void crash_in_stub_names_it(void *arg)
+{
+    const codecache *cc = arg;
+    set_default_actions();
+    if (!stub_crash_handler_install(cc))
+        _exit(98);
+    call_stub((void *)(uintptr_t)cc->stubs[0].entry);
+}
+
+static void crash_in_a_stub_prints_one_line_and_aborts(void **state)
+{
+    (void)state;
+    codecache cc;
+    size_t fault_offset;
+    const stub_mark *m = host_stub(&cc, FAULT_AFTER_ONE, 0, &fault_offset);
+    child_result r = in_child(crash_in_stub_names_it, &cc);
+    expect_signal(&r, SIGABRT); /* abort(): 134 in a shell, as HotSpot's fatal error */
+    char want[256];
+    snprintf(want, sizeof want, "# minivm: SIGILL (0x4) in stub test_stub (host) at offset 0x%04zx, pc=0x%016" PRIxPTR "\n",
+             fault_offset, (uintptr_t)m->start + fault_offset);
+    tu_expect_text("stderr", r.err, TU_EXACT, want);
+    codecache_release(&cc);
+}
+
+/* A SIGILL just past the recorded stub: the bytes are in the cache, but in no stub. */
+static void crash_past_the_stub(void *arg)
+{
+    const codecache *cc = arg;
+    set_default_actions();
+    if (!stub_crash_handler_install(cc))
+        _exit(98);
+    call_stub((void *)(uintptr_t)cc->stubs[0].entry);
+}
+
+static void segv_outside_stubs(void *arg)
+{
+    (void)arg;
+    /* a page that was mapped and no longer is: a real fault (si_code SEGV_MAPERR) */
+    volatile uint8_t *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        _exit(97);
+    munmap((void *)p, 4096);
+    (void)*p;
+}
+
+static void segv_outside_stubs_default(void *arg)
+{
+    set_default_actions();
+    if (!stub_crash_handler_install(arg))
+        _exit(98);
+    segv_outside_stubs(arg);
+}
+
+static void raised_segv_default(void *arg)
+{
+    set_default_actions();
+    if (!stub_crash_handler_install(arg))
+        _exit(98);
+    raise(SIGSEGV); /* sent, not a fault (si_code SI_TKILL) */
+}
+
+static void program_handler(int sig) { _exit(40 + sig % 20); }
+
+static void segv_outside_stubs_program_handler(void *arg)
+{
+    set_default_actions();
+    signal(SIGSEGV, program_handler); /* installed before minivm's: the previous action */
+    if (!stub_crash_handler_install(arg))
+        _exit(98);
+    segv_outside_stubs(arg);
+}
+
+static void faults_outside_stubs_reach_the_previous_action(void **state)
+{
+    (void)state;
+    /* the faulting code of crash_in_a_stub_..., recorded without its faulting instruction */
+    size_t fault_offset;
+    codecache past;
+    char err[256];
+    assert_true(codecache_init(&past, 4096, err, sizeof err));
+    size_t room;
+    void *code = codecache_begin_stub(&past, &room);
+    write_host_code(code, room, FAULT_AFTER_ONE, &fault_offset);
+    assert_non_null(codecache_end_stub(&past, "test_stub", "host", 0, fault_offset));
+    assert_true(codecache_seal(&past, true, err, sizeof err));
+
+    static const struct {
+        const char *name;
+        void (*body)(void *);
+        int signal; /* killed by it; 0: exited with status */
+        int status;
+    } cases[] = {
+        {"SIGILL just past the stub: default action", crash_past_the_stub, SIGILL, 0},
+        {"SIGSEGV outside: default action", segv_outside_stubs_default, SIGSEGV, 0},
+        {"raise(SIGSEGV): default action", raised_segv_default, SIGSEGV, 0},
+        {"SIGSEGV outside: the program's handler", segv_outside_stubs_program_handler, 0, 40 + SIGSEGV % 20},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        child_result r = in_child(cases[i].body, &past);
+        if (cases[i].signal)
+            expect_signal(&r, cases[i].signal);
+        else if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != cases[i].status)
+            fail_msg("%s: want exit status %d, got 0x%x", cases[i].name, cases[i].status, r.status);
+        if (r.err[0])
+            fail_msg("%s: want nothing on stderr, got:\n%s", cases[i].name, r.err);
+    }
+    codecache_release(&past);
+}
+
+static void crash_line_format(void **state)
+{
+    (void)state;
+    static uint8_t code[0x200];
+    stub_mark m = {.name = "sha3_implCompressMB", .variant = "simd", .start = code, .entry = code,
+                   .end = code + sizeof code};
+    static const struct {
+        int sig;
+        size_t offset;
+        const char *want; /* after "# minivm: ", before ", pc=" */
+    } cases[] = {
+        {SIGILL, 0x124, "SIGILL (0x4) in stub sha3_implCompressMB (simd) at offset 0x0124"},
+        {SIGSEGV, 0, "SIGSEGV (0xb) in stub sha3_implCompressMB (simd) at offset 0x0000"},
+        {SIGBUS, 0x1fc, "SIGBUS (0x7) in stub sha3_implCompressMB (simd) at offset 0x01fc"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[256], want[256];
+        uintptr_t pc = (uintptr_t)code + cases[i].offset;
+        size_t n = stub_crash_format(buf, sizeof buf, cases[i].sig, &m, pc);
+        snprintf(want, sizeof want, "# minivm: %s, pc=0x%016" PRIxPTR "\n", cases[i].want, pc);
+        tu_expect_text("line", buf, TU_EXACT, want);
+        assert_int_equal(n, strlen(want));
+    }
+    /* truncated, still terminated */
+    char small[12];
+    assert_int_equal(stub_crash_format(small, sizeof small, SIGILL, &m, (uintptr_t)code), 11);
+    assert_string_equal(small, "# minivm: S");
+}
+
+/* ---- 4. Generation ------------------------------------------------------------------------------ */
+
+static bool host_is_aarch64(void)
+{
+#if defined(__aarch64__)
+    return true;
+#else
+    return false;
+#endif
+}
+
+/* The flags as the AArch64 ergonomics could leave them. */
+static void aarch64_flags(bool sha3, bool simd)
+{
+    flags_init(FLAG_ARCH_AARCH64);
+    FLAG_SET_DEFAULT(UseSHA3Intrinsics, sha3);
+    FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, simd);
+}
+
+/* stubs_generate_into's warnings, captured. */
+static FILE *warnings;
+
+static int setup_warnings(void **state)
+{
+    (void)state;
+    warnings = tmpfile();
+    vm_warning_stream(warnings);
+    return warnings ? 0 : -1;
+}
+
+static int teardown_warnings(void **state)
+{
+    (void)state;
+    vm_warning_stream(stderr);
+    fclose(warnings);
+    return 0;
+}
+
+static const char *take_warnings(void)
+{
+    static char text[1024];
+    fflush(warnings);
+    rewind(warnings);
+    size_t n = fread(text, 1, sizeof text - 1, warnings);
+    text[n] = '\0';
+    rewind(warnings);
+    if (ftruncate(fileno(warnings), 0) != 0)
+        fail_msg("cannot truncate the warnings file");
+    return text;
+}
+
+static void generates_both_sha3_stubs_in_each_variant(void **state)
+{
+    (void)state;
+    for (int simd = 0; simd <= 1; simd++) {
+        const char *variant = simd ? "simd" : "gpr";
+        aarch64_flags(true, simd);
+        codecache cc;
+        stub_routines table = {0};
+        bool executable = host_is_aarch64();
+        assert_true(stubs_generate_into(&cc, STUBS_CODE_CACHE_CAPACITY, &table, executable));
+        tu_expect_text("warnings", take_warnings(), TU_EXACT, "");
+        assert_true(FLAG(UseSHA3Intrinsics));
+        assert_int_equal(cc.state, executable ? CODECACHE_EXECUTABLE : CODECACHE_READ_ONLY);
+        assert_int_equal(cc.nstubs, 2);
+        static const char *const names[2] = {"sha3_implCompress", "sha3_implCompressMB"};
+        for (int i = 0; i < 2; i++) {
+            const stub_mark *m = &cc.stubs[i];
+            assert_string_equal(m->name, names[i]);
+            assert_string_equal(m->variant, variant);
+            assert_true(m->end - m->start > 100 * 4);
+            assert_int_equal((m->end - m->start) % 4, 0);
+            assert_ptr_equal(codecache_find(&cc, m->entry), m);
+        }
+        if (executable) {
+            /* the table points at the marks, names them, and the single-block stub works */
+            assert_ptr_equal((const void *)(uintptr_t)table.sha3_implCompress.fn, cc.stubs[0].entry);
+            assert_ptr_equal((const void *)(uintptr_t)table.sha3_implCompressMB.fn, cc.stubs[1].entry);
+            assert_string_equal(table.sha3_implCompress.name, "sha3_implCompress");
+            assert_string_equal(table.sha3_implCompressMB.variant, variant);
+            if (!simd) { /* GPR runs on every CPU; SIMD needs sha3 (the checkasm test covers it) */
+                uint8_t block[136];
+                int64_t st[25] = {0};
+                uint64_t ref[25] = {0};
+                for (size_t k = 0; k < sizeof block; k++)
+                    block[k] = (uint8_t)(k * 7 + 1);
+                table.sha3_implCompress.fn(block, st, 136);
+                sha3_ref_compress(ref, block, 136);
+                assert_memory_equal(st, ref, sizeof ref);
+            }
+        } else {
+            /* what-if: generated to be printed, nothing in the table */
+            assert_null(table.sha3_implCompress.fn);
+            assert_null(table.sha3_implCompressMB.fn);
+        }
+        codecache_release(&cc);
+    }
+}
+
+#define FAILED_WARNING_HEAD "minivm 64-Bit VM warning: Cannot generate the SHA-3 stubs: "
+#define FAILED_WARNING_TAIL ". SHA-3 runs interpreted (UseSHA3Intrinsics is off).\n"
+
+static void generation_failure_warns_once_and_runs_interpreted(void **state)
+{
+    (void)state;
+    /* room for the first GPR stub and 4 words of the second: learnt from a generation that fits */
+    aarch64_flags(true, false);
+    codecache fits;
+    stub_routines unused = {0};
+    assert_true(stubs_generate_into(&fits, STUBS_CODE_CACHE_CAPACITY, &unused, false));
+    size_t second_at = (size_t)(fits.stubs[1].start - fits.base);
+    codecache_release(&fits);
+
+    static const struct {
+        const char *name;
+        size_t capacity; /* 1: second_at + 16 */
+        bool simd;
+        const char *why; /* between the warning's head and tail */
+    } cases[] = {
+        {"cache too small for the first stub", 64, false, "sha3_implCompress (gpr): code buffer full (16 words)"},
+        {"cache too small for the first stub (simd)", 256, true,
+         "sha3_implCompress (simd): code buffer full (64 words)"},
+        {"room for 4 words of the second stub", 1, false, "sha3_implCompressMB (gpr): code buffer full (4 words)"},
+        {"room for the first stub only", 2, false, "sha3_implCompressMB (gpr): the code cache is full"},
+        {"nothing at all", 0, false, "an empty code cache"},
+        {"no mapping", (size_t)1 << 62, true, "cannot map a code cache of 4611686018427387904 bytes: "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t capacity = cases[i].capacity == 1   ? second_at + 16
+                          : cases[i].capacity == 2 ? second_at
+                                                   : cases[i].capacity;
+        aarch64_flags(true, cases[i].simd);
+        codecache cc;
+        stub_routines table = {0};
+        if (stubs_generate_into(&cc, capacity, &table, host_is_aarch64()))
+            fail_msg("%s: generation succeeded", cases[i].name);
+        const char *w = take_warnings();
+        char want[512];
+        snprintf(want, sizeof want, FAILED_WARNING_HEAD "%s", cases[i].why);
+        tu_expect_text("warnings", w, TU_PREFIX, want);
+        /* one warning, one line */
+        size_t len = strlen(w);
+        assert_true(len > strlen(FAILED_WARNING_TAIL));
+        assert_string_equal(w + len - strlen(FAILED_WARNING_TAIL), FAILED_WARNING_TAIL);
+        assert_ptr_equal(strchr(w, '\n'), w + len - 1);
+        assert_false(FLAG(UseSHA3Intrinsics)); /* interpreted, and PrintFlagsFinal says so */
+        assert_null(table.sha3_implCompress.fn);
+        assert_null(table.sha3_implCompressMB.fn);
+        assert_int_equal(cc.state, CODECACHE_UNMAPPED);
+        assert_int_equal(cc.nstubs, 0);
+    }
+}
+
+/* ---- 5. -XX:+PrintStubCode ---------------------------------------------------------------------- */
+
+#define UNLOCK "-XX:+UnlockDiagnosticVMOptions"
+#define VERSION_TEXT                                     \
+    "minivm version \"0.1.0\"\n"                         \
+    "minivm Runtime Environment (build 0.1.0)\n"         \
+    "minivm 64-Bit VM (build 0.1.0, interpreted mode)\n"
+
+/* Check one stub's listing starting at *s: header, size/4 instruction lines, an empty line. */
+static void expect_stub_listing(const char **s, const char *name, bool disassembled)
+{
+    char head[128];
+    snprintf(head, sizeof head, "StubRoutines::%s (", name);
+    if (strncmp(*s, head, strlen(head)) != 0)
+        fail_msg("want a header \"%s...\" at:\n%.300s", head, *s);
+    unsigned long long lo, hi;
+    size_t size;
+    char variant[16];
+    if (sscanf(*s + strlen(head), "%15[a-z]) [0x%llx, 0x%llx] (%zu bytes)", variant, &lo, &hi, &size) != 4)
+        fail_msg("malformed header:\n%.200s", *s);
+    assert_int_equal(hi - lo, size);
+    assert_int_equal(size % 4, 0);
+    *s = strchr(*s, '\n') + 1;
+    for (size_t off = 0; off < size; off += 4) {
+        /* "0x%04x:  %08x  " exactly: the offset, two blanks, the word, two blanks, the text */
+        char want_offset[32];
+        snprintf(want_offset, sizeof want_offset, "0x%04zx:  ", off);
+        const int text_at = 19;
+        bool ok = strncmp(*s, want_offset, 9) == 0 && strncmp(*s + 17, "  ", 2) == 0;
+        for (int k = 9; ok && k < 17; k++)
+            ok = strchr("0123456789abcdef", (*s)[k]) != NULL && (*s)[k] != '\0';
+        if (!ok)
+            fail_msg("%s: want the line of offset 0x%04zx as \"0x%%04x:  %%08x  text\", got:\n%.100s", name, off, *s);
+        const char *eol = strchr(*s, '\n');
+        assert_non_null(eol);
+        bool has_text = eol > *s + text_at;
+        if (has_text != disassembled)
+            fail_msg("%s: want %s text at offset 0x%04zx, got:\n%.*s", name, disassembled ? "some" : "no", off,
+                     (int)(eol - *s), *s);
+        if (disassembled && strncmp(*s + text_at, "<invalid>", 9) == 0)
+            fail_msg("%s: an invalid word at offset 0x%04zx", name, off);
+        *s = eol + 1;
+    }
+    assert_int_equal(**s, '\n');
+    (*s)++;
+}
+
+static void print_stub_code_what_if(void **state)
+{
+    (void)state;
+    /* the issue's "done means": on an AArch64 host the same line generates executable stubs */
+    const char *argv[] = {UNLOCK, "-XX:EmulateCPU=neoverse-v1", "-XX:+UseSHA3Intrinsics", "-XX:+PrintStubCode",
+                          "-version", NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    assert_int_equal(r.status, 0);
+    tu_expect_text("stderr", r.err, TU_EXACT, VERSION_TEXT);
+    const char *s = r.out;
+    expect_stub_listing(&s, "sha3_implCompress", stub_disasm_available());
+    expect_stub_listing(&s, "sha3_implCompressMB", stub_disasm_available());
+    tu_expect_text("stdout", s, TU_EXACT, ""); /* nothing else */
+    tu_expect_text("stdout", r.out, TU_CONTAINS, "StubRoutines::sha3_implCompress (gpr) [0x");
+    if (stub_disasm_available())
+        tu_expect_text("stdout", r.out, TU_CONTAINS, "  stp     x29, x30, [sp, #-16]!\n");
+    tu_result_free(&r);
+
+    /* the SIMD variant, with its SHA3 instructions */
+    const char *simd[] = {UNLOCK, "-XX:EmulateCPU=neoverse-v1", "-XX:+UseSHA3Intrinsics",
+                          "-XX:+UseSIMDForSHA3Intrinsic", "-XX:+PrintStubCode", "-version", NULL};
+    r = tu_run(simd, NULL, 60);
+    assert_int_equal(r.status, 0);
+    s = r.out;
+    expect_stub_listing(&s, "sha3_implCompress", stub_disasm_available());
+    expect_stub_listing(&s, "sha3_implCompressMB", stub_disasm_available());
+    tu_expect_text("stdout", r.out, TU_CONTAINS, "StubRoutines::sha3_implCompressMB (simd) [0x");
+    if (stub_disasm_available())
+        tu_expect_text("stdout", r.out, TU_CONTAINS, "  eor3    v");
+    tu_result_free(&r);
+}
+
+static void print_stub_code_without_stubs_prints_nothing(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *argv[7];
+    } cases[] = {
+        {{UNLOCK, "-XX:EmulateCPU=neoverse-v1", "-XX:-UseSHA3Intrinsics", "-XX:+PrintStubCode", "-version"}},
+        {{UNLOCK, "-XX:EmulateCPU=neoverse-v1", "-XX:+UseSHA3Intrinsics", "-Xint", "-XX:+PrintStubCode", "-version"}},
+        {{UNLOCK, "-XX:EmulateCPU=zen3", "-XX:+PrintStubCode", "-version"}}, /* no x86-64 stub yet */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_result r = tu_run(cases[i].argv, NULL, 60);
+        assert_int_equal(r.status, 0);
+        tu_expect_text("stdout", r.out, TU_EXACT, "");
+        tu_result_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest cache[] = {
+        cmocka_unit_test(code_cache_is_never_writable_and_executable),
+        cmocka_unit_test(hand_encoded_function_runs_from_the_cache),
+        cmocka_unit_test(stub_marks_and_lookup_by_pc),
+        cmocka_unit_test(stub_marks_run_out),
+        cmocka_unit_test(crash_in_a_stub_prints_one_line_and_aborts),
+        cmocka_unit_test(faults_outside_stubs_reach_the_previous_action),
+        cmocka_unit_test(crash_line_format),
+    };
+    const struct CMUnitTest generation[] = {
+        cmocka_unit_test(generates_both_sha3_stubs_in_each_variant),
+        cmocka_unit_test(generation_failure_warns_once_and_runs_interpreted),
+    };
+    const struct CMUnitTest cli[] = {
+        cmocka_unit_test(print_stub_code_what_if),
+        cmocka_unit_test(print_stub_code_without_stubs_prints_nothing),
+    };
+    int failed = cmocka_run_group_tests_name("code cache", cache, NULL, NULL);
+    failed += cmocka_run_group_tests_name("generation", generation, setup_warnings, teardown_warnings);
+    failed += cmocka_run_group_tests_name("PrintStubCode", cli, NULL, NULL);
+    return failed;
+}
