@@ -35,6 +35,7 @@
 #include "codecache.h"
 #include "cpu.h"
 #include "sha3_ref.h"
+#include "sha3_stub_configs.h"
 #include "stubgenerator_aarch64.h"
 
 #if defined(__aarch64__)
@@ -45,25 +46,6 @@ uint64_t checkasm_call(void *fn, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t
 #else
 #define CAN_RUN 0
 #endif
-
-/* ---- configurations ------------------------------------------------------- */
-
-typedef struct config {
-    const char *name;
-    a64_sha3_config cfg;
-} config;
-
-static const config configs[] = {
-    {"simd", {.simd = true}},
-    {"simd MB", {.simd = true, .multi_block = true}},
-    {"gpr", {.simd = false}},
-    {"gpr MB", {.multi_block = true}},
-    {"gpr PreserveFramePointer", {.preserve_fp = true}},
-    {"gpr MB PreserveFramePointer", {.multi_block = true, .preserve_fp = true}},
-    {"gpr r18 reserved", {.r18_reserved = true}},
-    {"gpr MB r18 reserved", {.multi_block = true, .r18_reserved = true}},
-};
-#define NCONFIGS (int)(sizeof configs / sizeof configs[0])
 
 static void generate(const a64_sha3_config *cfg, uint32_t *words, size_t cap, size_t *n)
 {
@@ -81,22 +63,22 @@ static void generate(const a64_sha3_config *cfg, uint32_t *words, size_t cap, si
 static void test_generate_all(void **state)
 {
     (void)state;
-    for (int c = 0; c < NCONFIGS; c++) {
+    for (int c = 0; c < NSTUB_CONFIGS; c++) {
         uint32_t words[2048];
         size_t n;
-        generate(&configs[c].cfg, words, 2048, &n);
+        generate(&stub_configs[c].cfg, words, 2048, &n);
         /* SIMD: ~130 words, GPR ~300: anything near the buffer is a runaway loop */
         assert_in_range(n, 100, 600);
         for (size_t i = 0; i < n; i++)
             if (words[i] == 0)
-                fail_msg("%s: word %zu is udf #0 (a refused instruction)", configs[c].name, i);
+                fail_msg("%s: word %zu is udf #0 (a refused instruction)", stub_configs[c].name, i);
     }
     /* A buffer too small is reported, not overrun. */
     uint32_t small[16];
     a64_asm as;
     a64_asm_init(&as, small, 16);
     as.fatal = false;
-    a64_generate_sha3_implCompress(&as, &configs[2].cfg);
+    a64_generate_sha3_implCompress(&as, &stub_configs[2].cfg);
     assert_true(a64_asm_failed(&as));
 }
 
@@ -212,7 +194,7 @@ static const char *clobber_names(uint32_t mask, char *buf, size_t cap)
 }
 
 /* One configuration: trials per block size, single or multi-block. */
-static void check_config(const config *c, int trials)
+static void check_config(const stub_config *c, int trials)
 {
     runnable r;
     make_runnable(&c->cfg, &r);
@@ -266,10 +248,10 @@ static void test_stubs_vs_reference(void **state)
     (void)state;
     bool sha3 = host_has_sha3();
     int ran = 0;
-    for (int c = 0; c < NCONFIGS; c++) {
-        if (configs[c].cfg.simd && !sha3)
+    for (int c = 0; c < NSTUB_CONFIGS; c++) {
+        if (stub_configs[c].cfg.simd && !sha3)
             continue;
-        check_config(&configs[c], 40);
+        check_config(&stub_configs[c], 40);
         ran++;
     }
     print_message("checked %d configuration(s) on this CPU (sha3: %s)\n", ran, sha3 ? "yes" : "no");
@@ -283,7 +265,7 @@ static void test_simd_sigill_without_sha3(void **state)
     if (host_has_sha3())
         skip();
     runnable r;
-    make_runnable(&configs[0].cfg, &r);
+    make_runnable(&stub_configs[0].cfg, &r);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -308,14 +290,14 @@ static int bench(void)
     static uint8_t in[BLOCKS * 168];
     for (size_t i = 0; i < sizeof in; i++)
         in[i] = (uint8_t)rnd();
-    printf("%-30s %12s %12s\n", "stub (SHA3-256, 136-byte blocks)", "ns/block", "vs C ref");
+    printf("%-42s %12s %12s\n", "stub (SHA3-256, 136-byte blocks)", "ns/block", "vs C ref");
     double ref_ns = 0;
-    for (int c = -1; c < NCONFIGS; c++) {
-        if (c >= 0 && (!configs[c].cfg.multi_block || (configs[c].cfg.simd && !sha3)))
+    for (int c = -1; c < NSTUB_CONFIGS; c++) {
+        if (c >= 0 && (!stub_configs[c].cfg.multi_block || (stub_configs[c].cfg.simd && !sha3)))
             continue;
         runnable r = {0};
         if (c >= 0)
-            make_runnable(&configs[c].cfg, &r);
+            make_runnable(&stub_configs[c].cfg, &r);
         uint64_t st[25] = {0};
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -330,7 +312,7 @@ static int bench(void)
         double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / (200.0 * BLOCKS);
         if (c < 0)
             ref_ns = ns;
-        printf("%-30s %12.1f %11.2fx\n", c < 0 ? "C reference (sha3_ref.c)" : configs[c].name, ns, ref_ns / ns);
+        printf("%-42s %12.1f %11.2fx\n", c < 0 ? "C reference (sha3_ref.c)" : stub_configs[c].name, ns, ref_ns / ns);
         codecache_release(&r.cc);
     }
     return 0;

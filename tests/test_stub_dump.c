@@ -19,24 +19,8 @@
 
 #include <cmocka.h>
 
+#include "sha3_stub_configs.h"
 #include "stubgenerator_aarch64.h"
-
-typedef struct dump_case {
-    const char *name;
-    a64_sha3_config cfg;
-} dump_case;
-
-static const dump_case cases[] = {
-    {"simd", {.simd = true}},
-    {"simd MB", {.simd = true, .multi_block = true}},
-    {"gpr", {0}},
-    {"gpr MB", {.multi_block = true}},
-    {"gpr PreserveFramePointer", {.preserve_fp = true}},
-    {"gpr MB PreserveFramePointer", {.multi_block = true, .preserve_fp = true}},
-    {"gpr r18 reserved", {.r18_reserved = true}},
-    {"gpr MB r18 reserved", {.multi_block = true, .r18_reserved = true}},
-    {"gpr MB PreserveFramePointer r18 reserved", {.multi_block = true, .preserve_fp = true, .r18_reserved = true}},
-};
 
 typedef struct mix {
     int insns;
@@ -102,8 +86,8 @@ static mix disassemble(const char *name, const uint32_t *w, size_t n)
 static void test_dumps(void **state)
 {
     (void)state;
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        const dump_case *dc = &cases[c];
+    for (int c = 0; c < NSTUB_CONFIGS; c++) {
+        const stub_config *dc = &stub_configs[c];
         uint32_t words[2048];
         a64_asm as;
         a64_asm_init(&as, words, 2048);

@@ -15,6 +15,8 @@
 
 #include "macroassembler_aarch64.h"
 
+/* Deliberately not shared with stubs/sha3_ref.c: the reference is the stubs'
+   oracle, and a table shared by both would hide an error in either. */
 const uint64_t a64_sha3_round_consts[24] = {
     0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL, 0x8000000080008000ULL,
     0x000000000000808BULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
