@@ -22,6 +22,12 @@
  * The VM runs with a 256 KiB heap, so the collector runs often, also while
  * C holds objects (rooted with vm_push_root).
  *
+ * `test_sha3 --stubs gpr|simd` runs all of it with the SHA-3 stubs linked,
+ * generated as the launcher does for -XX:+UseSHA3Intrinsics
+ * -XX:-/+UseSIMDForSHA3Intrinsic (suite 'stubs': tests sha3_gpr and
+ * sha3_simd); it exits 77 (skipped) where that variant does not run — not on
+ * AArch64, or SIMD without sha3 — and fails unless both candidates linked.
+ *
  * Under sanitizers (MINIVM_SANITIZED=1) the interpreter is slow: the
  * differential length sweep takes every 7th length (the multi-block
  * lengths and everything else run in full).
@@ -37,9 +43,15 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 
+#include "ergonomics_hook.h"
+#include "flags.h"
 #include "sha3_ref.h"
+#include "stubroutines.h"
 #include "testutil.h"
 #include "vm.h"
+
+/* --stubs: the stub table the VM links (set once in main), NULL for the bytecode */
+static const stub_routines *linked_stubs;
 
 /* ---- the algorithms --------------------------------------------------------- */
 
@@ -193,11 +205,28 @@ static int group_setup(void **state)
         return -1;
     }
     /* a small heap: frequent collections, also while C holds (rooted) objects */
-    vm_options opt = {.heap_max = (size_t)256 << 10};
+    vm_options opt = {.heap_max = (size_t)256 << 10, .stubs = linked_stubs};
+    char *linked = NULL;
+    size_t linked_len = 0;
+    if (linked_stubs) {
+        opt.print_intrinsics = 1;
+        opt.intrinsics_out = open_memstream(&linked, &linked_len);
+    }
     vm = vm_new(prog, &opt, err, sizeof err);
     if (!vm) {
         fprintf(stderr, "vm_new: %s\n", err);
         return -1;
+    }
+    if (linked_stubs) {
+        fclose(opt.intrinsics_out);
+        /* both candidates must run the stubs, or this run would test the bytecode again */
+        bool both = strstr(linked, "(intrinsic) _sha3_implCompress:") &&
+                    strstr(linked, "(intrinsic) _digestBase_implCompressMB:");
+        if (!both)
+            fprintf(stderr, "the stubs did not link:\n%s", linked);
+        free(linked);
+        if (!both)
+            return -1;
     }
     evp_ctx = EVP_MD_CTX_new();
     if (!evp_ctx)
@@ -868,8 +897,47 @@ static void test_get_instance(void **state)
 
 /* ---- the table ----------------------------------------------------------------------- */
 
-int main(void)
+/*
+ * --stubs gpr|simd: generate the stubs as the launcher does for
+ * -XX:+UseSHA3Intrinsics -XX:-/+UseSIMDForSHA3Intrinsic. Returns 0, 77 when
+ * the variant does not run on this host, -1 on a usage or flag error.
+ */
+static int select_stubs(int argc, char **argv)
 {
+    if (argc == 1)
+        return 0;
+    if (argc != 3 || strcmp(argv[1], "--stubs") != 0 || (strcmp(argv[2], "gpr") && strcmp(argv[2], "simd"))) {
+        fprintf(stderr, "usage: test_sha3 [--stubs gpr|simd]\n");
+        return -1;
+    }
+    bool simd = strcmp(argv[2], "simd") == 0;
+    if (flags_host_arch() != FLAG_ARCH_AARCH64) { /* the only stubs are AArch64's */
+        printf("no %s SHA-3 stub runs on this host: skipped\n", argv[2]);
+        return 77;
+    }
+    flags_init(flags_host_arch());
+    const char *opts[] = {"+UnlockDiagnosticVMOptions", "+UseSHA3Intrinsics",
+                          simd ? "+UseSIMDForSHA3Intrinsic" : "-UseSIMDForSHA3Intrinsic", "-PrintWarnings"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (!flag_process_argument(opts[i], false, FLAG_ORIGIN_COMMAND_LINE, stderr))
+            return -1;
+    if (stubs_select_cpu_and_ergonomics(stderr) != 0)
+        return -1;
+    const stub_routines *t = stub_routines_table();
+    if (!t->sha3_implCompress.fn || !t->sha3_implCompressMB.fn ||
+        strcmp(t->sha3_implCompress.variant, argv[2]) != 0) {
+        printf("no %s SHA-3 stub runs on this host: skipped\n", argv[2]);
+        return 77;
+    }
+    linked_stubs = t;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int sel = select_stubs(argc, argv);
+    if (sel != 0)
+        return sel < 0 ? 1 : sel;
     enum { MAXT = NNIST + 1 + 3 * NALGS + 2 + 1 + 1 + NERRS + 2 };
     static struct CMUnitTest tests[MAXT];
     static char names[MAXT][96];
