@@ -7,8 +7,8 @@
 #
 #   sh bench/stub_mca.sh [build-dir]        (default: build)
 #
-# Needs llvm-mc and llvm-mca-19 (Debian 12: apt-get install llvm-19; LLVM 14's
-# llvm-mca lacks the Neoverse V1/V2 models). c/B is cycles per byte of
+# Needs llvm-mc and llvm-mca-19 (`sh scripts/bootstrap bench` installs
+# llvm-19; LLVM 14's llvm-mca lacks the Neoverse V1/V2 models). c/B is cycles per byte of
 # SHA3-256 (24 rounds per 136-byte block), rounds only (absorb not counted).
 set -eu
 build=${1:-build}
@@ -16,7 +16,7 @@ words="$build/bench/sha3_round_words"
 minivm="$build/minivm"
 mca=$(command -v llvm-mca-19 || true)
 [ -x "$words" ] || { echo "stub_mca: $words not built (ninja -C $build)" >&2; exit 1; }
-[ -n "$mca" ] || { echo "stub_mca: llvm-mca-19 not found (apt-get install llvm-19)" >&2; exit 77; }
+[ -n "$mca" ] || { echo "stub_mca: llvm-mca-19 not found (sh scripts/bootstrap bench)" >&2; exit 77; }
 command -v llvm-mc >/dev/null || { echo "stub_mca: llvm-mc not found (apt-get install llvm)" >&2; exit 77; }
 
 tmp=$(mktemp -d)
