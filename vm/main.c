@@ -40,6 +40,9 @@ int main(int argc, char **argv)
     /* as HotSpot once the VM is created: the flags, then help or version, or the program */
     if (FLAG(PrintFlagsFinal) || FLAG(PrintFlagsRanges))
         flags_print(stdout, FLAG(PrintFlagsRanges));
+    /* what start-up printed (PrintStubCode, PrintFlagsFinal ...) stays ahead of the
+       version or usage text on stderr when both streams go to one pipe */
+    fflush(stdout);
     if (args.help) {
         args_print_usage(args.help == 2 ? stdout : stderr);
         return 0;
