@@ -359,37 +359,15 @@ typedef struct paths {
     char prog[4096], data[4096];
 } paths;
 
-/* s with "@prog", "@data" and "@src:<rel>" replaced (malloc'ed) */
+/* s with "@prog" and "@data" replaced; a whole "@src:<rel>" is the source file rel (malloc'ed) */
 static char *subst(const char *s, const paths *p)
 {
-    size_t cap = strlen(s) + 1, len = 0;
-    char *r = malloc(cap);
-    assert_non_null(r);
-    while (*s) {
-        const char *rep = NULL;
-        size_t skip = 1;
-        if (strncmp(s, "@prog", 5) == 0) {
-            rep = p->prog;
-            skip = 5;
-        } else if (strncmp(s, "@data", 5) == 0) {
-            rep = p->data;
-            skip = 5;
-        } else if (strncmp(s, "@src:", 5) == 0) {
-            rep = tu_source_path(s + 5);
-            skip = strlen(s);
-        }
-        size_t n = rep ? strlen(rep) : 1;
-        if (len + n + 1 > cap) {
-            cap = (len + n + 1) * 2;
-            r = realloc(r, cap);
-            assert_non_null(r);
-        }
-        memcpy(r + len, rep ? rep : s, n);
-        len += n;
-        s += skip;
+    if (strncmp(s, "@src:", 5) == 0) {
+        char *path = strdup(tu_source_path(s + 5));
+        assert_non_null(path);
+        return path;
     }
-    r[len] = '\0';
-    return r;
+    return tu_replace(s, (const tu_key[]){{"@prog", p->prog}, {"@data", p->data}, {NULL, NULL}});
 }
 
 static void check_stream(const char *what, const char *got, int mode, const char *want_raw, const paths *p)

@@ -386,28 +386,7 @@ typedef struct paths {
 /* s with "@file" and "@prog" replaced (malloc'ed) */
 static char *subst(const char *s, const paths *p)
 {
-    size_t cap = strlen(s) * 2 + 2 * sizeof p->file + 1, len = 0;
-    char *r = malloc(cap);
-    assert_non_null(r);
-    while (*s) {
-        const char *rep = NULL;
-        if (strncmp(s, "@file", 5) == 0)
-            rep = p->file;
-        else if (strncmp(s, "@prog", 5) == 0)
-            rep = p->prog;
-        if (rep) {
-            size_t n = strlen(rep);
-            assert_true(len + n + 1 < cap);
-            memcpy(r + len, rep, n);
-            len += n;
-            s += 5;
-        } else {
-            assert_true(len + 2 < cap);
-            r[len++] = *s++;
-        }
-    }
-    r[len] = '\0';
-    return r;
+    return tu_replace(s, (const tu_key[]){{"@file", p->file}, {"@prog", p->prog}, {NULL, NULL}});
 }
 
 static void check_stream(const char *what, const char *got, int mode, const char *want_raw, const paths *p)

@@ -204,23 +204,39 @@ void tu_result_free(tu_result *r)
     r->out = r->err = NULL;
 }
 
+char *tu_replace(const char *s, const tu_key *keys)
+{
+    size_t cap = strlen(s) + 1, len = 0;
+    char *r = malloc(cap);
+    assert_non_null(r);
+    while (*s) {
+        const char *text = s;
+        size_t n = 1, skip = 1;
+        for (const tu_key *k = keys; k->key; k++) {
+            size_t kl = strlen(k->key);
+            if (strncmp(s, k->key, kl) == 0) {
+                text = k->value;
+                n = strlen(k->value);
+                skip = kl;
+                break;
+            }
+        }
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            r = realloc(r, cap);
+            assert_non_null(r);
+        }
+        memcpy(r + len, text, n);
+        len += n;
+        s += skip;
+    }
+    r[len] = '\0';
+    return r;
+}
+
 char *tu_subst(const char *s, const char *file)
 {
-    size_t n = 1, fl = strlen(file);
-    for (const char *p = s; *p; p++)
-        n += *p == '@' ? fl : 1;
-    char *r = malloc(n), *o = r;
-    assert_non_null(r);
-    for (const char *p = s; *p; p++) {
-        if (*p == '@') {
-            memcpy(o, file, fl);
-            o += fl;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o = '\0';
-    return r;
+    return tu_replace(s, (const tu_key[]){{"@", file}, {NULL, NULL}});
 }
 
 void tu_expect_text(const char *what, const char *got, int mode, const char *want)

@@ -42,7 +42,17 @@ const char *tu_source_path(const char *rel);
 /* Write text to a fresh temporary file; returns its path (static buffer per call slot). */
 const char *tu_temp_file(const char *name, const char *text, size_t len);
 
-/* s with every '@' replaced by file (malloc'ed; fails the test when out of memory). */
+/* One placeholder and its text for tu_replace; a list ends with {NULL, NULL}. */
+typedef struct tu_key {
+    const char *key;    /* "@prog" */
+    const char *value;  /* what replaces it */
+} tu_key;
+
+/* s with every occurrence of each key replaced by its value, keys tried in
+   order at each position (malloc'ed; fails the test when out of memory). */
+char *tu_replace(const char *s, const tu_key *keys);
+
+/* s with every '@' replaced by file: tu_replace with the one key "@". */
 char *tu_subst(const char *s, const char *file);
 
 /* How tu_expect_text compares a captured stream with the expected text. */
