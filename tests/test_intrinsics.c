@@ -21,6 +21,9 @@
  * turning each id off; the PrintIntrinsics lines; programs whose candidates
  * do not have the shape the stubs need, which must not link.
  *
+ * The calls into the VMs (byte[] arguments, Sha3Test.hash, getInstance) are
+ * tests/sha3_driver.c's, shared with test_sha3.c.
+ *
  * The CLI cases run build/minivm on examples/digest.mva: the flags' texts,
  * HotSpot 17's messages for bad DisableIntrinsic lists (checked against
  * `java` on the project's machine), and the real stubs end to end.
@@ -35,9 +38,8 @@
 
 #include <cmocka.h>
 
-#include "ergonomics_hook.h"
-#include "flags.h"
 #include "intrinsics.h"
+#include "sha3_driver.h"
 #include "sha3_ref.h"
 #include "stubroutines.h"
 #include "testutil.h"
@@ -64,15 +66,6 @@ static const alg_info ALGS[NALGS] = {
 #define MAX_MSG   (8 * 168)
 
 static uint8_t msgbuf[MAX_MSG];
-
-static void fill_messages(void)
-{
-    uint64_t s = 0x1a7e;
-    for (size_t i = 0; i < sizeof msgbuf; i++) {
-        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-        msgbuf[i] = (uint8_t)(s >> 33);
-    }
-}
 
 /* ---- the stub tables: counting wrappers around the C reference or the real stubs --------------- */
 
@@ -151,14 +144,6 @@ static vm_program *prog_sha3, *prog_direct;
 static const vm_method *m_hash, *m_get_instance, *m_compress0, *m_compress_mb0, *m_cand0, *m_cand_mb0;
 static uint16_t f_state, f_block_size; /* DigestBase.Digest's fields in prog_direct */
 
-static const vm_method *method(const vm_program *p, const char *qname)
-{
-    const vm_method *m = vm_find_method(p, qname);
-    if (!m)
-        fail_msg("no method %s", qname);
-    return m;
-}
-
 static uint16_t field(const vm_program *p, const char *rec, const char *name)
 {
     for (uint32_t r = 0; r < p->nrecords; r++)
@@ -182,67 +167,36 @@ static vm_t *new_vm(const vm_program *p, const stub_routines *stubs, const char 
     return vm;
 }
 
-static vm_obj *new_bytes(vm_t *vm, const uint8_t *b, size_t n)
-{
-    vm_obj *o = vm_new_array(vm, VM_T_BYTES, (int64_t)n);
-    if (!o)
-        fail_msg("vm_new_array(%zu): %s", n, vm_exc_class(vm->exc));
-    if (n)
-        memcpy(o->data, b, n);
-    return o;
-}
-
-static const char *exc_text(const vm_t *vm)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf, "%s: %s", vm->exc == VM_EXC_NAMED ? vm->exc_name : vm_exc_class(vm->exc),
-             vm->exc_msg);
-    return buf;
-}
-
 /* SHA3.getInstance(ALGS[alg].name) in vm */
 static vm_obj *new_digest(vm_t *vm, int alg)
 {
-    vm_obj *name = new_bytes(vm, (const uint8_t *)ALGS[alg].name, strlen(ALGS[alg].name));
-    vm_push_root(vm, &name);
-    vm_value args[1] = {{.ref = name}}, r = {0};
-    if (vm_call(vm, m_get_instance, args, &r) != VM_OK || !r.ref)
-        fail_msg("SHA3.getInstance(%s): %s", ALGS[alg].name, exc_text(vm));
-    vm_pop_roots(vm, 1);
-    return r.ref;
+    vm_obj *d = sd_get_instance(vm, m_get_instance, ALGS[alg].name, ALGS[alg].name, strlen(ALGS[alg].name));
+    if (!d)
+        fail_msg("SHA3.getInstance(%s) is null", ALGS[alg].name);
+    return d;
 }
 
 static int group_setup(void **state)
 {
     (void)state;
     char err[1024];
-    fill_messages();
-    prog_sha3 = vm_load_file(tu_source_path("tests/data/Sha3Test.mva"), err, sizeof err);
-    if (!prog_sha3) {
-        fprintf(stderr, "tests/data/Sha3Test.mva did not load: %s\n", err);
+    sd_fill_messages(msgbuf, sizeof msgbuf, 0x1a7e);
+    prog_sha3 = sd_load();
+    if (!prog_sha3)
         return -1;
-    }
     prog_direct = vm_load_text("IntrinsicTest", direct_src, strlen(direct_src), err, sizeof err);
     if (!prog_direct) {
         fprintf(stderr, "the direct-call program did not load: %s\n", err);
         return -1;
     }
-    m_hash = vm_find_method(prog_sha3, "Sha3Test.hash");
-    m_get_instance = vm_find_method(prog_direct, "SHA3.getInstance");
-    m_compress0 = vm_find_method(prog_direct, "IntrinsicTest.compress0");
-    m_compress_mb0 = vm_find_method(prog_direct, "IntrinsicTest.compressMB0");
-    m_cand0 = vm_find_method(prog_direct, "SHA3.implCompress0");
-    m_cand_mb0 = vm_find_method(prog_direct, "DigestBase.implCompressMultiBlock0");
-    if (!m_hash || !m_get_instance || !m_compress0 || !m_compress_mb0 || !m_cand0 || !m_cand_mb0)
-        return -1;
-    for (uint32_t r = 0; r < prog_direct->nrecords; r++)
-        if (strcmp(prog_direct->records[r].qname, "DigestBase.Digest") == 0)
-            for (uint16_t f = 0; f < prog_direct->records[r].nfields; f++) {
-                if (strcmp(prog_direct->records[r].fields[f].name, "state") == 0)
-                    f_state = f;
-                if (strcmp(prog_direct->records[r].fields[f].name, "blockSize") == 0)
-                    f_block_size = f;
-            }
+    m_hash = sd_method(prog_sha3, "Sha3Test.hash");
+    m_get_instance = sd_method(prog_direct, "SHA3.getInstance");
+    m_compress0 = sd_method(prog_direct, "IntrinsicTest.compress0");
+    m_compress_mb0 = sd_method(prog_direct, "IntrinsicTest.compressMB0");
+    m_cand0 = sd_method(prog_direct, "SHA3.implCompress0");
+    m_cand_mb0 = sd_method(prog_direct, "DigestBase.implCompressMultiBlock0");
+    f_state = field(prog_direct, "DigestBase.Digest", "state");
+    f_block_size = field(prog_direct, "DigestBase.Digest", "blockSize");
     return 0;
 }
 
@@ -262,14 +216,10 @@ static int real_group_setup(void **state)
 {
     if (group_setup(state) != 0)
         return -1;
-    flags_init(flags_host_arch());
     static const char *const opts[] = {"+UnlockDiagnosticVMOptions", "+UseSHA3Intrinsics", "-PrintWarnings"};
-    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-        if (!flag_process_argument(opts[i], false, FLAG_ORIGIN_COMMAND_LINE, stderr))
-            return -1;
-    if (stubs_select_cpu_and_ergonomics(stderr) != 0)
+    const stub_routines *t = sd_start_stubs(opts, sizeof opts / sizeof opts[0]);
+    if (!t)
         return -1;
-    const stub_routines *t = stub_routines_table();
     real_backend.available = t->sha3_implCompress.fn && t->sha3_implCompressMB.fn;
     real_backend.wrapped = t;
     if (!real_backend.available)
@@ -282,16 +232,9 @@ static int real_group_setup(void **state)
 /* Sha3Test.hash(alg, msg, chunk, outLen) in vm into out; returns the length. */
 static size_t vm_hash(vm_t *vm, int alg, size_t len, int chunk, uint8_t *out)
 {
-    vm_obj *m = new_bytes(vm, msgbuf, len);
-    vm_push_root(vm, &m);
-    vm_value args[4] = {{.i = alg}, {.ref = m}, {.i = chunk}, {.i = SHAKE_OUT}}, r = {0};
-    if (vm_call(vm, m_hash, args, &r) != VM_OK)
-        fail_msg("%s len %zu chunk %d: %s", ALGS[alg].name, len, chunk, exc_text(vm));
-    vm_pop_roots(vm, 1);
-    if (!r.ref || r.ref->length > MAX_OUT)
-        fail_msg("%s len %zu chunk %d: bad result", ALGS[alg].name, len, chunk);
-    memcpy(out, r.ref->data, (size_t)r.ref->length);
-    return (size_t)r.ref->length;
+    char ctx[96];
+    snprintf(ctx, sizeof ctx, "%s len %zu chunk %d", ALGS[alg].name, len, chunk);
+    return sd_hash(vm, m_hash, ctx, alg, msgbuf, len, chunk, SHAKE_OUT, out, MAX_OUT);
 }
 
 static size_t ref_hash(int alg, size_t len, uint8_t *out)
@@ -467,7 +410,7 @@ static void run_call(vm_t *vm, const call_case *c, int alg, int via, outcome *o)
     vm_push_root(vm, &d);
     vm_push_root(vm, &b);
     if (!c->b_null)
-        b = new_bytes(vm, msgbuf, (size_t)eval(c->b_len, bs));
+        b = sd_new_bytes(vm, msgbuf, (size_t)eval(c->b_len, bs));
     if (c->state_len != KEEP)
         VM_FIELDS(d)[f_state].ref = c->state_len ? vm_new_array(vm, VM_T_LONGS, c->state_len) : NULL;
     if (c->set_bs)
@@ -483,7 +426,7 @@ static void run_call(vm_t *vm, const call_case *c, int alg, int via, outcome *o)
     memset(o, 0, sizeof *o);
     o->status = vm_call(vm, m, args, &r);
     if (o->status != VM_OK)
-        snprintf(o->exc, sizeof o->exc, "%s", exc_text(vm));
+        snprintf(o->exc, sizeof o->exc, "%s", sd_exc_text(vm, false));
     o->ret = c->mb ? r.i : 0;
     st = VM_FIELDS(d)[f_state].ref;
     o->state_len = st ? (int)st->length : -1;
@@ -534,7 +477,7 @@ static void candidate_calls_match_bytecode(void **state)
 /* "Module::name (N bytes)   " + tail + "\n" for the candidate qname of p */
 static void append_line(char *buf, size_t cap, const vm_program *p, const char *qname, const char *tail)
 {
-    const vm_method *m = method(p, qname);
+    const vm_method *m = sd_method(p, qname);
     size_t n = strlen(buf);
     snprintf(buf + n, cap - n, "%s::%s (%u bytes)   %s\n", m->module->name, m->name, (unsigned)(m->ncode * 4), tail);
 }
@@ -679,17 +622,17 @@ static void shape_mismatch_refuses_to_link(void **state)
 
     /* calls run the bytecode: this.blockSize goes from 136 to 137, no stub runs */
     vm_t *vm = new_vm(p, &counting, NULL, NULL);
-    const vm_method *m = method(p, c->qname);
+    const vm_method *m = sd_method(p, c->qname);
     vm_obj *d = vm_new_record(vm, m->regtypes[0].rec), *b = NULL;
     assert_non_null(d);
     vm_push_root(vm, &d);
-    b = new_bytes(vm, msgbuf, 400);
+    b = sd_new_bytes(vm, msgbuf, 400);
     uint16_t fb = field(p, vm->prog->records[m->regtypes[0].rec].qname, "blockSize");
     VM_FIELDS(d)[fb].i = 136;
     vm_value args[4] = {{.ref = d}, {.ref = b}, {.i = 0}, {.i = 200}}, r = {0};
     n_compress = n_compress_mb = 0;
     if (vm_call(vm, m, args, &r) != VM_OK)
-        fail_msg("%s: %s", c->qname, exc_text(vm));
+        fail_msg("%s: %s", c->qname, sd_exc_text(vm, false));
     assert_int_equal(VM_FIELDS(d)[fb].i, 137);
     assert_int_equal(n_compress + n_compress_mb, 0);
     vm_pop_roots(vm, 1);

@@ -19,6 +19,9 @@
  *       on a fixed-length digest, update after squeeze (SHAKE), unknown
  *       names.
  *
+ * The calls into the VM (byte[] arguments, Sha3Test.hash, exception texts)
+ * are tests/sha3_driver.c's, shared with test_intrinsics.c.
+ *
  * The VM runs with a 256 KiB heap, so the collector runs often, also while
  * C holds objects (rooted with vm_push_root).
  *
@@ -43,8 +46,8 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 
-#include "ergonomics_hook.h"
 #include "flags.h"
+#include "sha3_driver.h"
 #include "sha3_ref.h"
 #include "stubroutines.h"
 #include "testutil.h"
@@ -88,19 +91,6 @@ static int sanitized(void)
 /* ---- messages and hex --------------------------------------------------------- */
 
 static uint8_t msgbuf[MAX_MSG + 64]; /* deterministic pseudo-random bytes */
-
-static uint64_t rng_next(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return *s >> 33;
-}
-
-static void fill_messages(void)
-{
-    uint64_t s = 0x5eed;
-    for (size_t i = 0; i < sizeof msgbuf; i++)
-        msgbuf[i] = (uint8_t)rng_next(&s);
-}
 
 /* hex of up to 64 bytes ("..." after), in one of 4 static buffers */
 static const char *hex(const uint8_t *b, size_t n)
@@ -186,24 +176,14 @@ static vm_t *vm;
 static const vm_method *m_hash, *m_squeeze_parts, *m_reused, *m_update, *m_update_after_squeeze, *m_digest_only,
     *m_squeeze_only, *m_compress, *m_compress_multi, *m_known, *m_get_instance;
 
-static const vm_method *method(const char *qname)
-{
-    const vm_method *m = vm_find_method(prog, qname);
-    if (!m)
-        fail_msg("no method %s", qname);
-    return m;
-}
-
 static int group_setup(void **state)
 {
     (void)state;
     char err[1024];
-    fill_messages();
-    prog = vm_load_file(tu_source_path("tests/data/Sha3Test.mva"), err, sizeof err);
-    if (!prog) {
-        fprintf(stderr, "tests/data/Sha3Test.mva did not load: %s\n", err);
+    sd_fill_messages(msgbuf, sizeof msgbuf, 0x5eed);
+    prog = sd_load();
+    if (!prog)
         return -1;
-    }
     /* a small heap: frequent collections, also while C holds (rooted) objects */
     vm_options opt = {.heap_max = (size_t)256 << 10, .stubs = linked_stubs};
     char *linked = NULL;
@@ -231,17 +211,17 @@ static int group_setup(void **state)
     evp_ctx = EVP_MD_CTX_new();
     if (!evp_ctx)
         return -1;
-    m_hash = method("Sha3Test.hash");
-    m_squeeze_parts = method("Sha3Test.squeezeParts");
-    m_reused = method("Sha3Test.hashReused");
-    m_update = method("Sha3Test.update");
-    m_update_after_squeeze = method("Sha3Test.updateAfterSqueeze");
-    m_digest_only = method("Sha3Test.digestOnly");
-    m_squeeze_only = method("Sha3Test.squeezeOnly");
-    m_compress = method("Sha3Test.compress");
-    m_compress_multi = method("Sha3Test.compressMulti");
-    m_known = method("Sha3Test.known");
-    m_get_instance = method("SHA3.getInstance");
+    m_hash = sd_method(prog, "Sha3Test.hash");
+    m_squeeze_parts = sd_method(prog, "Sha3Test.squeezeParts");
+    m_reused = sd_method(prog, "Sha3Test.hashReused");
+    m_update = sd_method(prog, "Sha3Test.update");
+    m_update_after_squeeze = sd_method(prog, "Sha3Test.updateAfterSqueeze");
+    m_digest_only = sd_method(prog, "Sha3Test.digestOnly");
+    m_squeeze_only = sd_method(prog, "Sha3Test.squeezeOnly");
+    m_compress = sd_method(prog, "Sha3Test.compress");
+    m_compress_multi = sd_method(prog, "Sha3Test.compressMulti");
+    m_known = sd_method(prog, "Sha3Test.known");
+    m_get_instance = sd_method(prog, "SHA3.getInstance");
     return 0;
 }
 
@@ -265,55 +245,10 @@ static int test_teardown(void **state)
     return 0;
 }
 
-/* A new byte[] with a copy of b (NULL: exception; fails the test). */
-static vm_obj *new_bytes(const uint8_t *b, size_t n)
-{
-    vm_obj *o = vm_new_array(vm, VM_T_BYTES, (int64_t)n);
-    if (!o)
-        fail_msg("vm_new_array(%zu): %s: %s", n, vm_exc_class(vm->exc), vm->exc_msg);
-    if (n)
-        memcpy(o->data, b, n);
-    return o;
-}
-
-static const char *exc_text(void)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf, "%s: %s\n%s", vm->exc == VM_EXC_NAMED ? vm->exc_name : vm_exc_class(vm->exc),
-             vm->exc_msg, vm->exc_trace ? vm->exc_trace : "");
-    return buf;
-}
-
-/* Call m; fails the test with ctx on an exception; returns the result. */
-static vm_value call_ok(const char *ctx, const vm_method *m, const vm_value *args)
-{
-    vm_value r = {0};
-    int st = vm_call(vm, m, args, &r);
-    if (st != VM_OK)
-        fail_msg("%s: %s returned status %d: %s", ctx, m->qname, st, exc_text());
-    return r;
-}
-
-/* Copy a byte[] result out (it is not rooted: no allocation before this). */
-static size_t result_bytes(const char *ctx, vm_value r, uint8_t *out, size_t cap)
-{
-    if (!r.ref)
-        fail_msg("%s: null result", ctx);
-    if (r.ref->kind != VM_T_BYTES || (size_t)r.ref->length > cap)
-        fail_msg("%s: result of kind %d, length %d", ctx, r.ref->kind, (int)r.ref->length);
-    memcpy(out, r.ref->data, (size_t)r.ref->length);
-    return (size_t)r.ref->length;
-}
-
 /* Sha3Test.hash(alg, msg, chunk, outLen) into out; returns the length. */
 static size_t vm_hash(const char *ctx, int alg, const uint8_t *msg, size_t len, int chunk, int outlen, uint8_t *out)
 {
-    vm_obj *m = new_bytes(msg, len);
-    vm_push_root(vm, &m);
-    vm_value args[4] = {{.i = alg}, {.ref = m}, {.i = chunk}, {.i = outlen}};
-    vm_value r = call_ok(ctx, m_hash, args);
-    vm_pop_roots(vm, 1);
-    return result_bytes(ctx, r, out, MAX_OUT);
+    return sd_hash(vm, m_hash, ctx, alg, msg, len, chunk, outlen, out, MAX_OUT);
 }
 
 /* ---- (a) NIST vectors ---------------------------------------------------------------- */
@@ -571,12 +506,12 @@ static void test_shake_outputs(void **state)
                 int step = steps[si] < 0 ? steps[si] * (int)(len + 1) - oi : steps[si];
                 snprintf(ctx, sizeof ctx, "%s length %zu, chunk %d, %d bytes in squeezes of %d (vs one squeeze)",
                          a->name, len, chunk, outlen, step);
-                vm_obj *m = new_bytes(msgbuf, len);
+                vm_obj *m = sd_new_bytes(vm, msgbuf, len);
                 vm_push_root(vm, &m);
                 vm_value args[5] = {{.i = alg}, {.ref = m}, {.i = chunk}, {.i = outlen}, {.i = step}};
-                vm_value r = call_ok(ctx, m_squeeze_parts, args);
+                vm_value r = sd_call(vm, ctx, m_squeeze_parts, args);
                 vm_pop_roots(vm, 1);
-                n = result_bytes(ctx, r, out, sizeof out);
+                n = sd_result_bytes(ctx, r, out, sizeof out);
                 check_bytes(ctx, out, n, one, (size_t)outlen);
                 cases++;
             }
@@ -608,14 +543,14 @@ static void test_reuse(void **state)
                 snprintf(ctx, sizeof ctx, "%s length %zu, chunk %d, out %zu, after %zu junk bytes and %s", a->name,
                          len, chunk, wl, junk,
                          mode == 0 ? "reset" : a->xof ? "squeeze(17) + reset" : "digest()");
-                vm_obj *j = new_bytes(msgbuf + 1000, junk);
+                vm_obj *j = sd_new_bytes(vm, msgbuf + 1000, junk);
                 vm_push_root(vm, &j);
-                vm_obj *m = new_bytes(msgbuf + 32, len);
+                vm_obj *m = sd_new_bytes(vm, msgbuf + 32, len);
                 vm_push_root(vm, &m);
                 vm_value args[6] = {{.i = alg}, {.ref = j}, {.ref = m}, {.i = chunk}, {.i = outlen}, {.i = mode}};
-                vm_value r = call_ok(ctx, m_reused, args);
+                vm_value r = sd_call(vm, ctx, m_reused, args);
                 vm_pop_roots(vm, 2);
-                size_t n = result_bytes(ctx, r, out, sizeof out);
+                size_t n = sd_result_bytes(ctx, r, out, sizeof out);
                 check_bytes(ctx, out, n, want, wl);
                 cases++;
             }
@@ -638,7 +573,7 @@ static void ref_hash(int alg, const uint8_t *msg, size_t len, int chunk, uint8_t
         sha3_ref_update(&c, msg, len);
     } else {
         while (ofs < len) {
-            size_t k = chunk > 0 ? (size_t)chunk : (size_t)(rng_next(&s) % (uint64_t)(2 * a->block + 1));
+            size_t k = chunk > 0 ? (size_t)chunk : (size_t)(sd_rng_next(&s) % (uint64_t)(2 * a->block + 1));
             if (k > len - ofs)
                 k = len - ofs;
             sha3_ref_update(&c, msg + ofs, k);
@@ -819,7 +754,7 @@ static void test_error(void **state)
     const err_case *c = *state;
     vm_obj *b = NULL;
     if (c->blen >= 0)
-        b = new_bytes(msgbuf, (size_t)c->blen);
+        b = sd_new_bytes(vm, msgbuf, (size_t)c->blen);
     vm_push_root(vm, &b);
     vm_value args[4] = {{.i = c->alg}, {.ref = b}, {.i = c->a1}, {.i = c->a2}};
     const vm_method *m = NULL;
@@ -836,7 +771,7 @@ static void test_error(void **state)
     vm_pop_roots(vm, 1);
     if (c->exc == VM_EXC_NONE) {
         if (st != VM_OK)
-            fail_msg("%s (%s): status %d: %s", c->what, ALGS[c->alg].name, st, exc_text());
+            fail_msg("%s (%s): status %d: %s", c->what, ALGS[c->alg].name, st, sd_exc_text(vm, true));
         if (c->kind == 4 && r.i != c->ret)
             fail_msg("%s (%s): returned %lld, expected %lld", c->what, ALGS[c->alg].name, (long long)r.i,
                      (long long)c->ret);
@@ -844,7 +779,7 @@ static void test_error(void **state)
     }
     if (st != VM_EXCEPTION || vm->exc != c->exc)
         fail_msg("%s (%s): status %d, %s; expected %s", c->what, ALGS[c->alg].name, st,
-                 st == VM_OK ? "no exception" : exc_text(), c->name ? c->name : vm_exc_class(c->exc));
+                 st == VM_OK ? "no exception" : sd_exc_text(vm, true), c->name ? c->name : vm_exc_class(c->exc));
     if (c->name && strcmp(vm->exc_name, c->name) != 0)
         fail_msg("%s: exception class '%s', expected '%s'", c->what, vm->exc_name, c->name);
     if (c->msg && strcmp(vm->exc_msg, c->msg) != 0)
@@ -862,14 +797,14 @@ static void test_get_instance(void **state)
                                           "SHA-256", "SHAKE128\0"};
     for (int alg = 0; alg < NALGS; alg++) {
         vm_value args[1] = {{.i = alg}};
-        vm_value r = call_ok(ALGS[alg].name, m_known, args);
+        vm_value r = sd_call(vm, ALGS[alg].name, m_known, args);
         if (r.i != 1)
             fail_msg("getInstance(\"%s\") is null", ALGS[alg].name);
         /* the digest's fields: algorithm, digestLength, blockSize */
-        vm_obj *name = new_bytes((const uint8_t *)ALGS[alg].name, strlen(ALGS[alg].name));
+        vm_obj *name = sd_new_bytes(vm, (const uint8_t *)ALGS[alg].name, strlen(ALGS[alg].name));
         vm_push_root(vm, &name);
         args[0].ref = name;
-        r = call_ok(ALGS[alg].name, m_get_instance, args);
+        r = sd_call(vm, ALGS[alg].name, m_get_instance, args);
         vm_pop_roots(vm, 1);
         assert_non_null(r.ref);
         const vm_value *f = VM_FIELDS(r.ref);
@@ -879,19 +814,16 @@ static void test_get_instance(void **state)
                      (long long)f[1].i, (long long)f[2].i, ALGS[alg].mdlen, ALGS[alg].block);
     }
     vm_value args[1] = {{.i = NALGS}};
-    vm_value r = call_ok("SHA3-999", m_known, args);
+    vm_value r = sd_call(vm, "SHA3-999", m_known, args);
     assert_int_equal(r.i, 0);
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         size_t n = strlen(unknown[i]) + (i == sizeof unknown / sizeof unknown[0] - 1); /* the last with its NUL */
-        vm_obj *name = new_bytes((const uint8_t *)unknown[i], n);
-        args[0].ref = name;
-        r = call_ok(unknown[i], m_get_instance, args);
-        if (r.ref)
+        if (sd_get_instance(vm, m_get_instance, unknown[i], unknown[i], n))
             fail_msg("getInstance(\"%s\" (%zu bytes)) is not null", unknown[i], n);
     }
     /* getInstance(null) is null, as Arrays.equals(null, "...") is false */
     args[0].ref = NULL;
-    r = call_ok("null", m_get_instance, args);
+    r = sd_call(vm, "null", m_get_instance, args);
     assert_null(r.ref);
 }
 
@@ -915,15 +847,11 @@ static int select_stubs(int argc, char **argv)
         printf("no %s SHA-3 stub runs on this host: skipped\n", argv[2]);
         return 77;
     }
-    flags_init(flags_host_arch());
     const char *opts[] = {"+UnlockDiagnosticVMOptions", "+UseSHA3Intrinsics",
                           simd ? "+UseSIMDForSHA3Intrinsic" : "-UseSIMDForSHA3Intrinsic", "-PrintWarnings"};
-    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-        if (!flag_process_argument(opts[i], false, FLAG_ORIGIN_COMMAND_LINE, stderr))
-            return -1;
-    if (stubs_select_cpu_and_ergonomics(stderr) != 0)
+    const stub_routines *t = sd_start_stubs(opts, sizeof opts / sizeof opts[0]);
+    if (!t)
         return -1;
-    const stub_routines *t = stub_routines_table();
     if (!t->sha3_implCompress.fn || !t->sha3_implCompressMB.fn ||
         strcmp(t->sha3_implCompress.variant, argv[2]) != 0) {
         printf("no %s SHA-3 stub runs on this host: skipped\n", argv[2]);
