@@ -359,22 +359,15 @@ typedef struct paths {
     char prog[4096], data[4096];
 } paths;
 
-/* s with "@prog" and "@data" replaced; a whole "@src:<rel>" is the source file rel (malloc'ed) */
-static char *subst(const char *s, const paths *p)
+/* an argument with "@prog" and "@data" replaced; a whole "@src:<rel>" is the source file rel (malloc'ed) */
+static char *subst(const char *s, const tu_key *keys)
 {
     if (strncmp(s, "@src:", 5) == 0) {
         char *path = strdup(tu_source_path(s + 5));
         assert_non_null(path);
         return path;
     }
-    return tu_replace(s, (const tu_key[]){{"@prog", p->prog}, {"@data", p->data}, {NULL, NULL}});
-}
-
-static void check_stream(const char *what, const char *got, int mode, const char *want_raw, const paths *p)
-{
-    char *want = subst(want_raw, p);
-    tu_expect_text(what, got, mode, want);
-    free(want);
+    return tu_replace(s, keys);
 }
 
 static void run_case(void **state)
@@ -390,20 +383,19 @@ static void run_case(void **state)
         snprintf(fname, sizeof fname, "cli-%s.txt", c->name);
         snprintf(p.data, sizeof p.data, "%s", tu_temp_file(fname, c->data, strlen(c->data)));
     }
+    const tu_key keys[] = {{"@prog", p.prog}, {"@data", p.data}, {NULL, NULL}};
     char *argv[9] = {NULL};
     for (size_t i = 0; i < 8 && c->argv[i]; i++)
-        argv[i] = subst(c->argv[i], &p);
+        argv[i] = subst(c->argv[i], keys);
 
     tu_result r = tu_run((const char *const *)argv, c->in, 60);
     if (p.prog[0])
         unlink(p.prog);
     if (p.data[0])
         unlink(p.data);
-    if (r.status != c->status)
-        fail_msg("exit status %d, expected %d\n--- stdout ---\n%s\n--- stderr ---\n%s", r.status, c->status, r.out,
-                 r.err);
-    check_stream("stdout", r.out, c->out_mode, c->out, &p);
-    check_stream("stderr", r.err, c->err_mode, c->err, &p);
+    tu_expect_status(&r, c->status);
+    tu_expect_text_keys("stdout", r.out, c->out_mode, c->out, keys);
+    tu_expect_text_keys("stderr", r.err, c->err_mode, c->err, keys);
     for (size_t i = 0; i < 8; i++)
         free(argv[i]);
     tu_result_free(&r);

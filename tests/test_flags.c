@@ -383,19 +383,6 @@ typedef struct paths {
     char file[4096], prog[4096];
 } paths;
 
-/* s with "@file" and "@prog" replaced (malloc'ed) */
-static char *subst(const char *s, const paths *p)
-{
-    return tu_replace(s, (const tu_key[]){{"@file", p->file}, {"@prog", p->prog}, {NULL, NULL}});
-}
-
-static void check_stream(const char *what, const char *got, int mode, const char *want_raw, const paths *p)
-{
-    char *want = subst(want_raw, p);
-    tu_expect_text(what, got, mode, want);
-    free(want);
-}
-
 static void run_case(void **state)
 {
     const flag_case *c = *state;
@@ -407,10 +394,11 @@ static void run_case(void **state)
     }
     snprintf(fname, sizeof fname, "flags-%s.mva", c->name);
     snprintf(p.prog, sizeof p.prog, "%s", tu_temp_file(fname, ret42, strlen(ret42)));
+    const tu_key keys[] = {{"@file", p.file}, {"@prog", p.prog}, {NULL, NULL}};
     char *argv[13] = {NULL};
     for (size_t i = 0; i < 12 && c->argv[i]; i++)
-        argv[i] = subst(c->argv[i], &p);
-    char *env = c->env ? subst(c->env, &p) : NULL;
+        argv[i] = tu_replace(c->argv[i], keys);
+    char *env = c->env ? tu_replace(c->env, keys) : NULL;
     if (env)
         setenv("MINIVM_TOOL_OPTIONS", env, 1);
     tu_result r = tu_run((const char *const *)argv, NULL, 60);
@@ -418,11 +406,9 @@ static void run_case(void **state)
     if (p.file[0])
         unlink(p.file);
     unlink(p.prog);
-    if (r.status != c->status)
-        fail_msg("exit status %d, expected %d\n--- stdout ---\n%s\n--- stderr ---\n%s", r.status, c->status, r.out,
-                 r.err);
-    check_stream("stdout", r.out, c->out_mode, c->out, &p);
-    check_stream("stderr", r.err, c->err_mode, c->err, &p);
+    tu_expect_status(&r, c->status);
+    tu_expect_text_keys("stdout", r.out, c->out_mode, c->out, keys);
+    tu_expect_text_keys("stderr", r.err, c->err_mode, c->err, keys);
     for (size_t i = 0; i < 12; i++)
         free(argv[i]);
     free(env);

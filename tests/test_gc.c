@@ -228,9 +228,7 @@ static void run_case(void **state)
     print_message("    %s: %ld iterations, exit %d, max RSS %ld KiB (%.1f MiB), %.2f s\n", c->name, iters, r.status,
                   r.maxrss_kib, (double)r.maxrss_kib / 1024.0, secs);
 
-    if (r.status != c->status)
-        fail_msg("exit status %d, expected %d\n--- stdout ---\n%s\n--- stderr ---\n%s", r.status, c->status, r.out,
-                 r.err);
+    tu_expect_status(&r, c->status);
     assert_string_equal(r.out, "");
     if (!c->traces[0]) {
         assert_string_equal(r.err, c->err);

@@ -810,9 +810,7 @@ static void run_cli(void **state)
     memset(in, 'a', 1000);
     in[1000] = '\0';
     tu_result r = tu_run((const char *const *)argv, in, 120);
-    if (r.status != c->status)
-        fail_msg("exit status %d, expected %d\n--- stdout ---\n%s\n--- stderr ---\n%s", r.status, c->status, r.out,
-                 r.err);
+    tu_expect_status(&r, c->status);
     for (size_t i = 0; i < 5 && c->out[i]; i++)
         tu_expect_text("stdout", r.out, CONTAINS, c->out[i]);
     if (c->out_lacks)

@@ -253,3 +253,17 @@ void tu_expect_text(const char *what, const char *got, int mode, const char *wan
                                      : "lacks the expected text",
                  want, got);
 }
+
+void tu_expect_text_keys(const char *what, const char *got, int mode, const char *want, const tu_key *keys)
+{
+    char *expanded = tu_replace(want, keys);
+    tu_expect_text(what, got, mode, expanded);
+    free(expanded);
+}
+
+void tu_expect_status(const tu_result *r, int status)
+{
+    if (r->status != status)
+        fail_msg("exit status %d, expected %d\n--- stdout ---\n%.4000s\n--- stderr ---\n%.4000s", r->status, status,
+                 r->out, r->err);
+}

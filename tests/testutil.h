@@ -62,4 +62,11 @@ enum { TU_EXACT, TU_PREFIX, TU_CONTAINS, TU_LACKS };
    what names the stream in the message ("stdout", "stderr"). */
 void tu_expect_text(const char *what, const char *got, int mode, const char *want);
 
+/* tu_expect_text with want's placeholders replaced first (tu_replace). */
+void tu_expect_text_keys(const char *what, const char *got, int mode, const char *want, const tu_key *keys);
+
+/* Fail the test unless r exited with status; the message shows both streams
+   (at most 4000 bytes of each). */
+void tu_expect_status(const tu_result *r, int status);
+
 #endif
