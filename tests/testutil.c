@@ -194,6 +194,9 @@ tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s)
         ;
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     r.maxrss_kib = ru.ru_maxrss;
+    struct timespec end;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    r.secs = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
     return r;
 }
 

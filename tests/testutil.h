@@ -26,6 +26,7 @@ typedef struct tu_result {
     char *out;       /* captured stdout (NUL-terminated, malloc'ed) */
     char *err;       /* captured stderr */
     long maxrss_kib; /* the child's peak RSS */
+    double secs;     /* wall time from start to exit */
 } tu_result;
 
 /*
