@@ -62,6 +62,9 @@ bool a64_platform_reserves_r18(void)
 #define OFS        A64_C_RARG3
 #define LIMIT      A64_C_RARG4
 
+/* Absorbing a block is the same for both variants (below, after the GPR lane map). */
+static void absorb_block(a64_asm *as, bool simd, a64_label *done);
+
 /* ==== SIMD variant ========================================================= */
 
 /*
@@ -151,32 +154,11 @@ static void keccak_round_simd(a64_asm *as, a64_reg rc)
     }
 }
 
-/*
- * Absorb: XOR block_size / 8 lanes of buf into v0.. (buf advances). Lanes
- * 0..6 always; then bits of block_size choose: bit 7 set (136, 144, 168)
- * lanes 7..16, then bit 5 (168) lanes 17..20 or bit 4 (144) lane 17;
- * bit 7 clear (72, 104) lanes 7..8, then bit 5 (104) lanes 9..12.
- */
-static void absorb_lanes_simd(a64_asm *as, int first, int n)
-{
-    /* ld1 of up to 4 lanes into v25.., then n eor */
-    while (n > 0) {
-        int k = n > 4 ? 4 : n;
-        a64_ld1_post(as, k, A64_V25, A64_T8B, BUF, 8 * k);
-        for (int j = 0; j < k; j++)
-            a64_eor_v(as, A64_T8B, (a64_vreg)(first + j), (a64_vreg)(first + j), (a64_vreg)(A64_V25 + j));
-        first += k;
-        n -= k;
-    }
-}
-
 static void generate_sha3_simd(a64_asm *as, bool multi_block)
 {
-    a64_label sha3_loop, rounds24_loop, short_blocks, shake128;
+    a64_label sha3_loop, rounds24_loop;
     a64_label_init(&sha3_loop);
     a64_label_init(&rounds24_loop);
-    a64_label_init(&short_blocks);
-    a64_label_init(&shake128);
     const a64_reg rounds = A64_RSCRATCH2, rc = A64_R10, lanes = A64_RSCRATCH1;
 
     /* d8..d15 are callee-saved (their low 64 bits: exactly what the lanes use) */
@@ -195,20 +177,7 @@ static void generate_sha3_simd(a64_asm *as, bool multi_block)
     a64_bind(as, &sha3_loop);
     a64_movz(as, A64_W32, rounds, 24, 0);
     a64m_mov64(as, rc, (uint64_t)(uintptr_t)a64_sha3_round_consts);
-    absorb_lanes_simd(as, 0, 7);
-    a64_tbz(as, BLOCK_SIZE, 7, &short_blocks);
-    absorb_lanes_simd(as, 7, 10);                /* 136: SHA3-256, SHAKE256 */
-    a64_tbnz(as, BLOCK_SIZE, 5, &shake128);
-    a64_tbz(as, BLOCK_SIZE, 4, &rounds24_loop);
-    absorb_lanes_simd(as, 17, 1);                /* 144: SHA3-224 */
-    a64_b(as, &rounds24_loop);
-    a64_bind(as, &shake128);
-    absorb_lanes_simd(as, 17, 4);                /* 168: SHAKE128 */
-    a64_b(as, &rounds24_loop);
-    a64_bind(as, &short_blocks);
-    absorb_lanes_simd(as, 7, 2);                 /* 72: SHA3-512 */
-    a64_tbz(as, BLOCK_SIZE, 5, &rounds24_loop);
-    absorb_lanes_simd(as, 9, 4);                 /* 104: SHA3-384 */
+    absorb_block(as, true, &rounds24_loop);
 
     a64_bind(as, &rounds24_loop);
     a64_sub_imm(as, A64_W32, rounds, rounds, 1, 0);
@@ -251,6 +220,64 @@ static void generate_sha3_simd(a64_asm *as, bool multi_block)
 static a64_reg gpr_lane(int i)
 {
     return i < 15 ? (a64_reg)(A64_R3 + i) : (a64_reg)(A64_R19 + (i - 15));
+}
+
+/* ==== absorbing, both variants ============================================== */
+
+/*
+ * XOR lanes first..first+n-1 of buf (buf advances) into the state.
+ * SIMD: ld1 of up to 4 lanes into v25..v28 (the round's temporaries), eor.
+ * GPR: ldp/ldr into lr and x1, free while absorbing (lr is saved in the frame
+ * record, state on the stack), eor.
+ */
+static void absorb_lanes(a64_asm *as, bool simd, int first, int n)
+{
+    if (simd) {
+        for (int k; n > 0; first += k, n -= k) {
+            k = n > 4 ? 4 : n;
+            a64_ld1_post(as, k, A64_V25, A64_T8B, BUF, 8 * k);
+            for (int j = 0; j < k; j++)
+                a64_eor_v(as, A64_T8B, (a64_vreg)(first + j), (a64_vreg)(first + j), (a64_vreg)(A64_V25 + j));
+        }
+        return;
+    }
+    const a64_reg ta = A64_RLR, tb = A64_R1;
+    for (; n >= 2; first += 2, n -= 2) {
+        a64_ldp_post(as, ta, tb, BUF, 16);
+        a64_eor_reg(as, A64_X64, gpr_lane(first), gpr_lane(first), ta, A64_LSL, 0);
+        a64_eor_reg(as, A64_X64, gpr_lane(first + 1), gpr_lane(first + 1), tb, A64_LSL, 0);
+    }
+    if (n) {
+        a64_ldr_post(as, ta, BUF, 8);
+        a64_eor_reg(as, A64_X64, gpr_lane(first), gpr_lane(first), ta, A64_LSL, 0);
+    }
+}
+
+/*
+ * Absorb one block: block_size / 8 lanes, then continue at done. Lanes 0..6
+ * always; then bits of block_size choose, as in HotSpot: bit 7 set (136,
+ * 144, 168) lanes 7..16, then bit 5 (168) lanes 17..20 or bit 4 (144) lane
+ * 17; bit 7 clear (72, 104) lanes 7..8, then bit 5 (104) lanes 9..12.
+ */
+static void absorb_block(a64_asm *as, bool simd, a64_label *done)
+{
+    a64_label short_blocks, shake128;
+    a64_label_init(&short_blocks);
+    a64_label_init(&shake128);
+    absorb_lanes(as, simd, 0, 7);
+    a64_tbz(as, BLOCK_SIZE, 7, &short_blocks);
+    absorb_lanes(as, simd, 7, 10);               /* 136: SHA3-256, SHAKE256 */
+    a64_tbnz(as, BLOCK_SIZE, 5, &shake128);
+    a64_tbz(as, BLOCK_SIZE, 4, done);
+    absorb_lanes(as, simd, 17, 1);               /* 144: SHA3-224 */
+    a64_b(as, done);
+    a64_bind(as, &shake128);
+    absorb_lanes(as, simd, 17, 4);               /* 168: SHAKE128 */
+    a64_b(as, done);
+    a64_bind(as, &short_blocks);
+    absorb_lanes(as, simd, 7, 2);                /* 72: SHA3-512 */
+    a64_tbz(as, BLOCK_SIZE, 5, done);
+    absorb_lanes(as, simd, 9, 4);                /* 104: SHA3-384 */
 }
 
 typedef struct gpr_regs {
@@ -316,20 +343,6 @@ static void keccak_round_gpr(a64_asm *as, const gpr_regs *r)
     a64_eor_reg(as, A64_X64, gpr_lane(0), gpr_lane(0), r->t1, A64_LSL, 0);
 }
 
-/* XOR lanes first..first+n-1 from buf (advancing) through the free t1/t2 pair. */
-static void absorb_lanes_gpr(a64_asm *as, int first, int n, a64_reg ta, a64_reg tb)
-{
-    for (; n >= 2; first += 2, n -= 2) {
-        a64_ldp_post(as, ta, tb, BUF, 16);
-        a64_eor_reg(as, A64_X64, gpr_lane(first), gpr_lane(first), ta, A64_LSL, 0);
-        a64_eor_reg(as, A64_X64, gpr_lane(first + 1), gpr_lane(first + 1), tb, A64_LSL, 0);
-    }
-    if (n) {
-        a64_ldr_post(as, ta, BUF, 8);
-        a64_eor_reg(as, A64_X64, gpr_lane(first), gpr_lane(first), ta, A64_LSL, 0);
-    }
-}
-
 /* fp and x18 are temporaries unless PreserveFramePointer or the platform forbids either */
 static gpr_regs gpr_regs_for(const a64_sha3_config *cfg)
 {
@@ -349,12 +362,8 @@ static void generate_sha3_gpr(a64_asm *as, const a64_sha3_config *cfg)
 {
     const gpr_regs r = gpr_regs_for(cfg);
     const bool use_fp_r18 = !r.spill;
-    /* while absorbing, buf and block_size are live: state's x1 and lr are free */
-    const a64_reg abs_a = A64_RLR, abs_b = A64_R1;
-    a64_label sha3_loop, short_blocks, shake128, rounds_preloop, loop_body;
+    a64_label sha3_loop, rounds_preloop, loop_body;
     a64_label_init(&sha3_loop);
-    a64_label_init(&short_blocks);
-    a64_label_init(&shake128);
     a64_label_init(&rounds_preloop);
     a64_label_init(&loop_body);
 
@@ -373,22 +382,8 @@ static void generate_sha3_gpr(a64_asm *as, const a64_sha3_config *cfg)
         a64_ldp(as, gpr_lane(i), gpr_lane(i + 1), STATE, 8 * i);
     a64_ldr(as, gpr_lane(24), STATE, 8 * 24);
 
-    /* absorb (same dispatch on block_size as the SIMD variant) */
     a64_bind(as, &sha3_loop);
-    absorb_lanes_gpr(as, 0, 7, abs_a, abs_b);
-    a64_tbz(as, BLOCK_SIZE, 7, &short_blocks);
-    absorb_lanes_gpr(as, 7, 10, abs_a, abs_b);   /* 136 */
-    a64_tbnz(as, BLOCK_SIZE, 5, &shake128);
-    a64_tbz(as, BLOCK_SIZE, 4, &rounds_preloop);
-    absorb_lanes_gpr(as, 17, 1, abs_a, abs_b);   /* 144 */
-    a64_b(as, &rounds_preloop);
-    a64_bind(as, &shake128);
-    absorb_lanes_gpr(as, 17, 4, abs_a, abs_b);   /* 168 */
-    a64_b(as, &rounds_preloop);
-    a64_bind(as, &short_blocks);
-    absorb_lanes_gpr(as, 7, 2, abs_a, abs_b);    /* 72 */
-    a64_tbz(as, BLOCK_SIZE, 5, &rounds_preloop);
-    absorb_lanes_gpr(as, 9, 4, abs_a, abs_b);    /* 104 */
+    absorb_block(as, false, &rounds_preloop);
 
     a64_bind(as, &rounds_preloop);
     a64_str(as, BUF, A64_SP, F_BUF);
