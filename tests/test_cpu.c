@@ -300,6 +300,12 @@ static const text_case text_cases[] = {
          "vendor_id : AuthenticAMD\nsiblings : 1\ncpu cores : 1\nflags : ht sse2\n", X64, X64_NOTHING ", sse2"),
     TEXT("x86: ht with two siblings stays", "vendor_id : GenuineIntel\nsiblings : 2\ncpu cores : 1\nflags : ht\n", X64,
          "(1 cores per cpu, 2 threads per core) family 0 model 0 stepping 0 microcode 0x0, ht"),
+    TEXT("x86: ht with one thread per core is dropped (Emerald Rapids guest, 2 vCPUs)",
+         "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 207\nsiblings : 2\ncpu cores : 2\nflags : ht avx2\n", X64,
+         "(2 cores per cpu, 1 threads per core) family 6 model 207 stepping 0 microcode 0x0, avx2"),
+    TEXT("x86: ht comes from the topology, not from the flag (HotSpot)",
+         "vendor_id : AuthenticAMD\nsiblings : 4\ncpu cores : 2\nflags : sse2\n", X64,
+         "(2 cores per cpu, 2 threads per core) family 0 model 0 stepping 0 microcode 0x0, ht, sse2"),
     TEXT("x86: the first block wins", "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 85\nstepping : 7\n"
          "microcode : 0x5003604\nflags : sha_ni\n\nvendor_id : AuthenticAMD\ncpu family : 25\nflags : avx2\n", X64,
          "(1 cores per cpu, 1 threads per core) family 6 model 85 stepping 7 microcode 0x5003604, sha"),
@@ -345,9 +351,10 @@ static void x86_text_is_x86_and_not_aarch64(void **state)
     assert_int_equal(ci.x86_64.model, 2);
     assert_int_equal(ci.x86_64.stepping, 1);
     assert_string_equal(ci.description, "AMD EPYC");
+    /* A Zen 5 guest, 2 vCPUs as 2 cores: HTT is in its flags, "ht" is not (threads per core 1). */
     check_text("x86-64-epyc.txt", features_string(&ci),
                   "(2 cores per cpu, 1 threads per core) family 26 model 2 stepping 1 microcode 0x0, cx8, cmov, "
-                  "fxsr, ht, mmx, sse, sse2, sse3, ssse3, sse4.1, sse4.2, popcnt, avx, avx2, aes, erms, clmul, "
+                  "fxsr, mmx, sse, sse2, sse3, ssse3, sse4.1, sse4.2, popcnt, avx, avx2, aes, erms, clmul, "
                   "bmi1, bmi2, adx, avx512f, avx512dq, avx512cd, avx512bw, avx512vl, sha, fma");
 
     /* Each parser on the other's text: not recognised, nothing written. */

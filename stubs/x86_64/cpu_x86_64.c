@@ -5,7 +5,9 @@
  * Compiled on every host; CPUID is executed only on x86-64 (detect). The
  * features follow HotSpot's rules: AVX needs the OS to save YMM state
  * (OSXSAVE, XCR0), AVX2 and FMA need AVX, AVX-512 needs the opmask and ZMM
- * state too; "ht" is dropped when a package has one logical processor.
+ * state too; "ht" means more than one thread per core, whatever CPUID's HTT
+ * bit says (HotSpot's feature_flags(): "HT flag is set for multi-core
+ * processors also", so it tests threads_per_core() > 1 instead).
  */
 #include "cpu_x86_64.h"
 #include "cpu_impl.h"
@@ -41,7 +43,7 @@ typedef struct x64_model {
     const char *flags;         /* /proc/cpuinfo "flags" words */
 } x64_model;
 
-#define X64_BASE "cx8 cmov fxsr ht mmx sse sse2 pni ssse3 sse4_1 sse4_2 popcnt abm avx avx2 aes erms " \
+#define X64_BASE "cx8 cmov fxsr mmx sse sse2 pni ssse3 sse4_1 sse4_2 popcnt abm avx avx2 aes erms " \
                  "pclmulqdq bmi1 bmi2 fma"
 
 static const x64_model catalog[] = {
@@ -59,15 +61,19 @@ static const x64_model catalog[] = {
 };
 #define NCATALOG (sizeof catalog / sizeof catalog[0])
 
-/* What every source does last. HotSpot: "HT processor could be installed on a
-   system which doesn't support HT" — logical_processors_per_package() == 1. */
+/* What every source does last. HotSpot's feature_flags() sets "ht" from the
+   topology, not from CPUID's HTT bit (leaf 1 EDX 28, which every multi-core
+   part sets): `if (threads_per_core() > 1) result |= CPU_HT;`. A 2-vCPU guest
+   with one thread per core (Emerald Rapids here) has HTT and no "ht". */
 static void finish(cpu_info *info)
 {
     if (info->x86_64.cores_per_cpu == 0)
         info->x86_64.cores_per_cpu = 1;
     if (info->x86_64.threads_per_core == 0)
         info->x86_64.threads_per_core = 1;
-    if (info->x86_64.cores_per_cpu * info->x86_64.threads_per_core == 1)
+    if (info->x86_64.threads_per_core > 1)
+        info->features |= BIT(X64_CPU_HT);
+    else
         info->features &= ~BIT(X64_CPU_HT);
 }
 
@@ -150,12 +156,12 @@ static uint64_t xgetbv0(void)
     return (uint64_t)hi << 32 | lo;
 }
 
-/* Where CPUID reports each feature (gated ones are adjusted in detect). */
+/* Where CPUID reports each feature (gated ones are adjusted in detect; "ht"
+   comes from the topology, in finish). */
 enum { L1_EDX, L1_ECX, L7_EBX, X1_ECX };
 static const struct { uint8_t feature, reg, bit; } cpuid_bits[] = {
     { X64_CPU_CX8,      L1_EDX,  8 }, { X64_CPU_CMOV,     L1_EDX, 15 }, { X64_CPU_MMX,      L1_EDX, 23 },
     { X64_CPU_FXSR,     L1_EDX, 24 }, { X64_CPU_SSE,      L1_EDX, 25 }, { X64_CPU_SSE2,     L1_EDX, 26 },
-    { X64_CPU_HT,       L1_EDX, 28 },
     { X64_CPU_SSE3,     L1_ECX,  0 }, { X64_CPU_CLMUL,    L1_ECX,  1 }, { X64_CPU_SSSE3,    L1_ECX,  9 },
     { X64_CPU_FMA,      L1_ECX, 12 }, { X64_CPU_SSE4_1,   L1_ECX, 19 }, { X64_CPU_SSE4_2,   L1_ECX, 20 },
     { X64_CPU_POPCNT,   L1_ECX, 23 }, { X64_CPU_AES,      L1_ECX, 25 }, { X64_CPU_AVX,      L1_ECX, 28 },
