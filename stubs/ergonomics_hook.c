@@ -75,8 +75,16 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
                    "on this CPU.");
         FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
     }
-    /* The flags are final: the stubs they ask for (stubroutines.c). */
-    stubs_generate(cpu->arch == CPU_ARCH_AARCH64, !stub_cpu.what_if);
+    /*
+     * The flags are final: the stubs they ask for (stubroutines.c), for the
+     * host. An emulated CPU of the host's architecture still runs its stubs
+     * here, so they are checked against the host's own features.
+     */
+    cpu_info host_cpu;
+    const cpu_info *host = NULL;
+    if (!stub_cpu.what_if)
+        host = cpu->origin == CPU_DETECTED ? cpu : cpu_detect_host(&host_cpu) ? &host_cpu : NULL;
+    stubs_generate(cpu->arch == CPU_ARCH_AARCH64, host);
     return 0;
 }
 

@@ -5,10 +5,12 @@
  *
  * The one place that decides which stubs exist (dav1d's "one place
  * decides"): today AArch64's two SHA-3 stubs, in the variant
- * UseSIMDForSHA3Intrinsic selects. A new stub is one more stub_spec line.
+ * UseSIMDForSHA3Intrinsic selects, and only in a variant the host itself can
+ * execute. A new stub is one more stub_spec line.
  */
 #include "stubroutines.h"
 
+#include "cpu.h"
 #include "crash_handler.h"
 #include "flags.h"
 #include "stubgenerator_aarch64.h"
@@ -59,12 +61,33 @@ static const stub_mark *generate_sha3(codecache *cc, const struct stub_spec *spe
     return m;
 }
 
-bool stubs_generate_into(codecache *cc, size_t capacity, stub_routines *table, bool executable)
+/*
+ * The variant that runs: the one the flags ask for, if the host executes
+ * every instruction it uses. The flags may describe another CPU of the same
+ * architecture (-XX:EmulateCPU, -XX:CPUInfoFile: ergonomics follow it), but
+ * the words run here, so a feature the host lacks means the next best variant
+ * (GPR needs nothing beyond the base ISA), never SIGILL.
+ */
+static bool sha3_variant_for_host(bool simd, const cpu_info *host)
+{
+    uint64_t missing = host ? a64_sha3_variant_features(simd) & ~host->features : 0;
+    if (!missing)
+        return simd;
+    int f = 0;
+    while (!(missing >> f & 1))
+        f++;
+    vm_warning("The SIMD SHA-3 stub needs %s, which this host's CPU does not have: the GPR stub runs instead "
+               "(UseSIMDForSHA3Intrinsic follows the emulated CPU).", cpu_feature_name(CPU_ARCH_AARCH64, f));
+    return false;
+}
+
+bool stubs_generate_into(codecache *cc, size_t capacity, stub_routines *table, const cpu_info *host)
 {
     char err[256];
     const stub_mark *marks[NSHA3];
+    const bool executable = host != NULL;
     a64_sha3_config cfg = {
-        .simd = FLAG(UseSIMDForSHA3Intrinsic),
+        .simd = sha3_variant_for_host(FLAG(UseSIMDForSHA3Intrinsic), host),
         .preserve_fp = FLAG(PreserveFramePointer),
         .r18_reserved = a64_platform_reserves_r18(),
     };
@@ -101,16 +124,16 @@ failed:
     return false;
 }
 
-void stubs_generate(bool aarch64_target, bool executable)
+void stubs_generate(bool aarch64_target, const cpu_info *host)
 {
     /* x86-64 has no stub generator yet; -Xint means no machine code at all */
     if (!aarch64_target || !FLAG(UseCompiler) || !FLAG(UseSHA3Intrinsics))
         return;
-    if (!stubs_generate_into(&stubs.cache, STUBS_CODE_CACHE_CAPACITY, &stubs.table, executable))
+    if (!stubs_generate_into(&stubs.cache, STUBS_CODE_CACHE_CAPACITY, &stubs.table, host))
         return;
     if (FLAG(PrintStubCode))
         codecache_print(&stubs.cache, stdout);
     /* without the handler (sigaction failed) a crash in a stub is a plain signal death */
-    if (executable)
+    if (host)
         (void)stub_crash_handler_install(&stubs.cache);
 }

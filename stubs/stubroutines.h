@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "codecache.h"
+#include "cpu.h"
 
 typedef void (*stub_sha3_compress_fn)(const uint8_t *buf, int64_t *state, int32_t block_size);
 typedef int32_t (*stub_sha3_compress_mb_fn)(const uint8_t *buf, int64_t *state, int32_t block_size,
@@ -53,24 +54,27 @@ const stub_routines *stub_routines_table(void);
 
 /*
  * After ergonomics, with the flags final: generate the stubs they ask for
- * into the VM's code cache (target: the selected CPU is AArch64; executable:
- * it is also the host's, i.e. not what-if mode), print them for
- * -XX:+PrintStubCode, and, when executable, fill the table and install the
- * crash handler (crash_handler.h). Nothing with UseCompiler off (-Xint).
- * Called once.
+ * into the VM's code cache (target: the selected CPU is AArch64), print them
+ * for -XX:+PrintStubCode, and, when they run here (host: the CPU this process
+ * runs on; NULL in what-if mode, where the selected CPU is of another
+ * architecture), fill the table and install the crash handler
+ * (crash_handler.h). Nothing with UseCompiler off (-Xint). Called once.
  */
-void stubs_generate(bool aarch64_target, bool executable);
+void stubs_generate(bool aarch64_target, const cpu_info *host);
 
 /*
  * The generation step of stubs_generate with everything passed in (tests
  * use it with their own cache, table and a too-small capacity): the SHA-3
  * stubs UseSHA3Intrinsics and UseSIMDForSHA3Intrinsic ask for, into cc
- * (mapped here, capacity bytes), the entries into *table when executable.
+ * (mapped here, capacity bytes), the entries into *table when host is not
+ * NULL (the stubs are made executable to run on host). A variant that uses
+ * a feature host lacks (the flags followed an emulated CPU) is replaced by
+ * the best one host runs, with one VM warning.
  * When the cache cannot be mapped or a generator fails: one VM warning, cc
  * released, *table untouched, UseSHA3Intrinsics set false (FLAG_SET_DEFAULT,
  * as the ergonomics do for a stub that is not available), and false.
  */
-bool stubs_generate_into(codecache *cc, size_t capacity, stub_routines *table, bool executable);
+bool stubs_generate_into(codecache *cc, size_t capacity, stub_routines *table, const cpu_info *host);
 
 /* The VM's code cache (nothing in it before stubs_generate). */
 const codecache *stubs_code_cache(void);

@@ -43,6 +43,8 @@
 #include <unistd.h>
 
 #include "codecache.h"
+#include "cpu.h"
+#include "cpu_aarch64.h"
 #include "crash_handler.h"
 #include "disassembler.h"
 #include "flags.h"
@@ -459,6 +461,20 @@ static bool host_is_aarch64(void)
 #endif
 }
 
+/* The CPU generated stubs run on: the host when it is AArch64, else NULL
+   (generated to be printed only, as in what-if mode). */
+static const cpu_info *aarch64_host(void)
+{
+    static cpu_info host;
+    if (!host_is_aarch64() || !cpu_detect_host(&host))
+        return NULL;
+    return &host;
+}
+
+#define HOST_LACKS_SHA3_WARNING                                                                          \
+    "minivm 64-Bit VM warning: The SIMD SHA-3 stub needs sha3, which this host's CPU does not have: the GPR " \
+    "stub runs instead (UseSIMDForSHA3Intrinsic follows the emulated CPU).\n"
+
 /* The flags as the AArch64 ergonomics could leave them. */
 static void aarch64_flags(bool sha3, bool simd)
 {
@@ -507,9 +523,14 @@ static void generates_both_sha3_stubs_in_each_variant(void **state)
         aarch64_flags(true, simd);
         codecache cc;
         stub_routines table = {0};
-        bool executable = host_is_aarch64();
-        assert_true(stubs_generate_into(&cc, STUBS_CODE_CACHE_CAPACITY, &table, executable));
-        tu_expect_text("warnings", take_warnings(), TU_EXACT, "");
+        const cpu_info *host = aarch64_host();
+        bool executable = host != NULL;
+        /* SIMD on an AArch64 host without sha3 (QEMU's cortex-a53 ...): GPR runs instead */
+        bool downgraded = simd && host && !cpu_has(host, A64_CPU_SHA3);
+        if (downgraded)
+            variant = "gpr";
+        assert_true(stubs_generate_into(&cc, STUBS_CODE_CACHE_CAPACITY, &table, host));
+        tu_expect_text("warnings", take_warnings(), TU_EXACT, downgraded ? HOST_LACKS_SHA3_WARNING : "");
         assert_true(FLAG(UseSHA3Intrinsics));
         assert_int_equal(cc.state, executable ? CODECACHE_EXECUTABLE : CODECACHE_READ_ONLY);
         assert_int_equal(cc.nstubs, 2);
@@ -528,7 +549,7 @@ static void generates_both_sha3_stubs_in_each_variant(void **state)
             assert_ptr_equal((const void *)(uintptr_t)table.sha3_implCompressMB.fn, cc.stubs[1].entry);
             assert_string_equal(table.sha3_implCompress.name, "sha3_implCompress");
             assert_string_equal(table.sha3_implCompressMB.variant, variant);
-            if (!simd) { /* GPR runs on every CPU; SIMD needs sha3 (the checkasm test covers it) */
+            if (strcmp(variant, "gpr") == 0) { /* GPR runs on every CPU; SIMD needs sha3 (checkasm covers it) */
                 uint8_t block[136];
                 int64_t st[25] = {0};
                 uint64_t ref[25] = {0};
@@ -547,6 +568,64 @@ static void generates_both_sha3_stubs_in_each_variant(void **state)
     }
 }
 
+/*
+ * The flags follow an emulated CPU with sha3 (-XX:EmulateCPU=apple-m4) and ask
+ * for the SIMD stub; the host has no sha3: one warning, and the GPR stub is
+ * generated and, on AArch64, runs. Hosts are described here, so this runs
+ * everywhere (on x86-64 the stubs are generated, not run).
+ */
+static void variant_the_host_lacks_is_never_generated(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        bool host_sha3, simd;
+        const char *variant, *warning;
+    } cases[] = {
+        {"simd asked, host without sha3", false, true, "gpr", HOST_LACKS_SHA3_WARNING},
+        {"simd asked, host with sha3", true, true, "simd", ""},
+        {"gpr asked, host without sha3", false, false, "gpr", ""},
+        {"gpr asked, host with sha3", true, false, "gpr", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cpu_info host;
+        memset(&host, 0, sizeof host);
+        const cpu_info *real = aarch64_host();
+        if (real)
+            host = *real;
+        host.arch = CPU_ARCH_AARCH64;
+        host.features = cases[i].host_sha3 ? host.features | UINT64_C(1) << A64_CPU_SHA3
+                                           : host.features & ~(UINT64_C(1) << A64_CPU_SHA3);
+        /* a described host with sha3 that the real one lacks must not run SIMD words */
+        bool runs = real && (!cases[i].host_sha3 || cpu_has(real, A64_CPU_SHA3));
+        aarch64_flags(true, cases[i].simd);
+        codecache cc;
+        stub_routines table = {0};
+        assert_true(stubs_generate_into(&cc, STUBS_CODE_CACHE_CAPACITY, &table, &host));
+        const char *w = take_warnings();
+        if (strcmp(w, cases[i].warning) != 0)
+            fail_msg("%s: warnings\n  want: %s\n  got:  %s", cases[i].name, cases[i].warning, w);
+        assert_true(FLAG(UseSHA3Intrinsics));
+        assert_int_equal(FLAG(UseSIMDForSHA3Intrinsic), cases[i].simd); /* the flags keep the emulated CPU's */
+        assert_int_equal(cc.nstubs, 2);
+        for (int s = 0; s < 2; s++)
+            assert_string_equal(cc.stubs[s].variant, cases[i].variant);
+        assert_string_equal(table.sha3_implCompressMB.variant, cases[i].variant);
+        if (runs) {
+            uint8_t block[2 * 72];
+            int64_t st[25] = {0};
+            uint64_t ref[25] = {0};
+            for (size_t k = 0; k < sizeof block; k++)
+                block[k] = (uint8_t)(k * 13 + 5);
+            assert_int_equal(table.sha3_implCompressMB.fn(block, st, 72, 0, 72), 144);
+            sha3_ref_compress(ref, block, 72);
+            sha3_ref_compress(ref, block + 72, 72);
+            assert_memory_equal(st, ref, sizeof ref);
+        }
+        codecache_release(&cc);
+    }
+}
+
 #define FAILED_WARNING_HEAD "minivm 64-Bit VM warning: Cannot generate the SHA-3 stubs: "
 #define FAILED_WARNING_TAIL ". SHA-3 runs interpreted (UseSHA3Intrinsics is off).\n"
 
@@ -557,7 +636,7 @@ static void generation_failure_warns_once_and_runs_interpreted(void **state)
     aarch64_flags(true, false);
     codecache fits;
     stub_routines unused = {0};
-    assert_true(stubs_generate_into(&fits, STUBS_CODE_CACHE_CAPACITY, &unused, false));
+    assert_true(stubs_generate_into(&fits, STUBS_CODE_CACHE_CAPACITY, &unused, NULL));
     size_t second_at = (size_t)(fits.stubs[1].start - fits.base);
     codecache_release(&fits);
 
@@ -582,7 +661,11 @@ static void generation_failure_warns_once_and_runs_interpreted(void **state)
         aarch64_flags(true, cases[i].simd);
         codecache cc;
         stub_routines table = {0};
-        if (stubs_generate_into(&cc, capacity, &table, host_is_aarch64()))
+        /* the failures of the variant asked for: generated for printing where the host could not run it */
+        const cpu_info *host = aarch64_host();
+        if (host && cases[i].simd && !cpu_has(host, A64_CPU_SHA3))
+            host = NULL;
+        if (stubs_generate_into(&cc, capacity, &table, host))
             fail_msg("%s: generation succeeded", cases[i].name);
         const char *w = take_warnings();
         char want[512];
@@ -666,7 +749,10 @@ static void print_stub_code_what_if(void **state)
         tu_expect_text("stdout", r.out, TU_CONTAINS, "  stp     x29, x30, [sp, #-16]!\n");
     tu_result_free(&r);
 
-    /* the SIMD variant, with its SHA3 instructions */
+    /* the SIMD variant, with its SHA3 instructions; an AArch64 host without sha3
+       generates (and prints) the GPR stub it runs instead */
+    const cpu_info *host = aarch64_host();
+    const bool simd_runs = !host || cpu_has(host, A64_CPU_SHA3);
     const char *simd[] = {UNLOCK, "-XX:EmulateCPU=neoverse-v1", "-XX:+UseSHA3Intrinsics",
                           "-XX:+UseSIMDForSHA3Intrinsic", "-XX:+PrintStubCode", "-version", NULL};
     r = tu_run(simd, NULL, 60);
@@ -674,9 +760,12 @@ static void print_stub_code_what_if(void **state)
     s = r.out;
     expect_stub_listing(&s, "sha3_implCompress", stub_disasm_available());
     expect_stub_listing(&s, "sha3_implCompressMB", stub_disasm_available());
-    tu_expect_text("stdout", r.out, TU_CONTAINS, "StubRoutines::sha3_implCompressMB (simd) [0x");
+    tu_expect_text("stdout", r.out, TU_CONTAINS,
+                   simd_runs ? "StubRoutines::sha3_implCompressMB (simd) [0x" : "StubRoutines::sha3_implCompressMB (gpr) [0x");
+    tu_expect_text("stderr", r.err, simd_runs ? TU_EXACT : TU_PREFIX,
+                   simd_runs ? VERSION_TEXT : HOST_LACKS_SHA3_WARNING);
     if (stub_disasm_available())
-        tu_expect_text("stdout", r.out, TU_CONTAINS, "  eor3    v");
+        tu_expect_text("stdout", r.out, simd_runs ? TU_CONTAINS : TU_LACKS, "  eor3    v");
     tu_result_free(&r);
 }
 
@@ -712,6 +801,7 @@ int main(void)
     const struct CMUnitTest generation[] = {
         cmocka_unit_test(generates_both_sha3_stubs_in_each_variant),
         cmocka_unit_test(generation_failure_warns_once_and_runs_interpreted),
+        cmocka_unit_test(variant_the_host_lacks_is_never_generated),
     };
     const struct CMUnitTest cli[] = {
         cmocka_unit_test(print_stub_code_what_if),

@@ -1,0 +1,228 @@
+/*
+ * tests/test_emulation.c — a stub runs only where the host has every feature
+ * it uses, whatever CPU the flags describe.
+ *
+ * -XX:EmulateCPU and -XX:CPUInfoFile make the ergonomics follow another CPU;
+ * when that CPU has the host's architecture its stubs still run here, so a
+ * variant the host cannot execute (the SIMD SHA-3 stub without sha3) must be
+ * replaced by one it can (GPR), with one warning, never SIGILL. For every
+ * catalog CPU and every /proc/cpuinfo text in tests/data/cpuinfo/, under the
+ * default flags and both explicit SHA-3 variants, build/minivm hashes 1000
+ * bytes with examples/digest.mva and must print the right digest; the stub
+ * PrintIntrinsics names must be one the host runs. What the host runs is
+ * read here from the kernel (getauxval), not from minivm's CPU detection.
+ *
+ * Under the cross build this runs once per QEMU model (scripts/test-cross):
+ * cortex-a53 … neoverse-n1 and a64fx lack sha3, max has it.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
+
+#include "cpu.h"
+#include "testutil.h"
+
+/* SHA3-256 of "a" * 1000 (OpenSSL). */
+#define DIGEST_A1000 "8f3934e6f7a15698fe0f396b95d8c4440929a8fa6eae140171c068b4549fbf81  -\n"
+#define STUB_MB_LINE "(intrinsic) _digestBase_implCompressMB: stub sha3_implCompressMB ("
+#define STUB_LINE "(intrinsic) _sha3_implCompress: stub sha3_implCompress ("
+#define HOST_LACKS_SHA3                                                                                 \
+    "warning: The SIMD SHA-3 stub needs sha3, which this host's CPU does not have: the GPR stub runs " \
+    "instead (UseSIMDForSHA3Intrinsic follows the emulated CPU).\n"
+
+/* The kernel's word on the host (HWCAP_SHA3 is bit 17 of AT_HWCAP). */
+static bool host_has_sha3(void)
+{
+#if defined(__aarch64__) && defined(__linux__)
+    return (getauxval(AT_HWCAP) >> 17 & 1) != 0;
+#else
+    return false;
+#endif
+}
+
+static cpu_arch host_arch(void)
+{
+#if defined(__aarch64__)
+    return CPU_ARCH_AARCH64;
+#elif defined(__x86_64__)
+    return CPU_ARCH_X86_64;
+#else
+    return CPU_ARCH_UNKNOWN;
+#endif
+}
+
+/* Can the host execute the stub variant minivm named? */
+static bool host_runs_variant(const char *variant)
+{
+    if (host_arch() == CPU_ARCH_AARCH64)
+        return strcmp(variant, "gpr") == 0 || (strcmp(variant, "simd") == 0 && host_has_sha3());
+    return false; /* no x86-64 stub yet: any stub named there is a bug */
+}
+
+typedef struct flag_set {
+    const char *name;
+    const char *flags[2];
+} flag_set;
+
+static const flag_set FLAG_SETS[] = {
+    {"defaults", {NULL}},
+    {"gpr", {"-XX:+UseSHA3Intrinsics", "-XX:-UseSIMDForSHA3Intrinsic"}},
+    {"simd", {"-XX:+UseSHA3Intrinsics", "-XX:+UseSIMDForSHA3Intrinsic"}},
+};
+#define NFLAG_SETS (sizeof FLAG_SETS / sizeof FLAG_SETS[0])
+
+/* A bool's final value in PrintFlagsFinal's table; -1 when the flag is not listed. */
+static int final_bool(const char *out, const char *name)
+{
+    char key[96];
+    snprintf(key, sizeof key, " %s ", name);
+    const char *at = strstr(out, key);
+    if (!at)
+        return -1;
+    const char *eq = strstr(at, "= ");
+    if (!eq)
+        return -1;
+    return strncmp(eq + 2, "true", 4) == 0;
+}
+
+/* The variant in "...stub sha3_implCompressMB (simd)", or NULL when no such line. */
+static const char *stub_variant(const char *out, const char *line, char *buf, size_t len)
+{
+    const char *at = strstr(out, line);
+    if (!at)
+        return NULL;
+    at += strlen(line);
+    size_t n = strcspn(at, ")\n");
+    snprintf(buf, len, "%.*s", (int)n, at);
+    return buf;
+}
+
+/* One CPU (an -XX option naming it) under every flag set. */
+static void run_cpu(const char *cpu_option, cpu_arch target)
+{
+    char in[1001];
+    memset(in, 'a', 1000);
+    in[1000] = '\0';
+    const bool what_if = target != host_arch();
+    for (size_t f = 0; f < NFLAG_SETS; f++) {
+        const char *argv[12] = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+IgnoreUnrecognizedVMOptions", cpu_option};
+        size_t n = 3;
+        for (size_t i = 0; i < 2 && FLAG_SETS[f].flags[i]; i++)
+            argv[n++] = FLAG_SETS[f].flags[i];
+        argv[n++] = "-XX:+PrintFlagsFinal";
+        argv[n++] = "-XX:+PrintIntrinsics";
+        argv[n++] = tu_source_path("examples/digest.mva");
+        argv[n++] = "SHA3-256";
+        tu_result r = tu_run(argv, in, 120);
+        char where[1200];
+        snprintf(where, sizeof where, "%s with %s flags", cpu_option, FLAG_SETS[f].name);
+        if (r.status != 0 || !strstr(r.out, DIGEST_A1000))
+            fail_msg("%s: status %d, want 0 and the digest\n--- stderr ---\n%s\n--- stdout (tail) ---\n%s", where,
+                     r.status, r.err, strlen(r.out) > 600 ? r.out + strlen(r.out) - 600 : r.out);
+        int sha3 = final_bool(r.out, "UseSHA3Intrinsics");
+        int simd = final_bool(r.out, "UseSIMDForSHA3Intrinsic");
+        if (sha3 < 0)
+            fail_msg("%s: no UseSHA3Intrinsics in PrintFlagsFinal", where);
+        char v1[32], v2[32];
+        const char *mb = stub_variant(r.out, STUB_MB_LINE, v1, sizeof v1);
+        const char *single = stub_variant(r.out, STUB_LINE, v2, sizeof v2);
+        const bool stubs_run = sha3 == 1 && !what_if && host_arch() == CPU_ARCH_AARCH64;
+        if (!stubs_run) {
+            if (mb || single)
+                fail_msg("%s: a stub runs (%s) although none should (UseSHA3Intrinsics %d, what-if %d)", where,
+                         mb ? mb : single, sha3, what_if);
+        } else {
+            if (!mb || !single)
+                fail_msg("%s: UseSHA3Intrinsics is true but PrintIntrinsics names no stub:\n%s", where, r.out);
+            /* the flags' choice when the host can run it, else the GPR stub and one warning */
+            const bool downgrade = simd == 1 && !host_has_sha3();
+            const char *want = simd == 1 && !downgrade ? "simd" : "gpr";
+            if (strcmp(mb, want) != 0 || strcmp(single, want) != 0)
+                fail_msg("%s: stubs (%s, %s), want %s (UseSIMDForSHA3Intrinsic %d, host sha3 %d)", where, mb,
+                         single, want, simd, host_has_sha3());
+            if (downgrade)
+                tu_expect_text("stderr", r.err, TU_CONTAINS, HOST_LACKS_SHA3);
+            else
+                tu_expect_text("stderr", r.err, TU_LACKS, HOST_LACKS_SHA3);
+        }
+        if (mb && !host_runs_variant(mb))
+            fail_msg("%s: stub variant %s does not run on this host", where, mb);
+        tu_expect_text("stderr", r.err, TU_LACKS, "SIGILL");
+        tu_result_free(&r);
+    }
+}
+
+static void every_catalog_cpu(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < cpu_catalog_count(); i++) {
+        const char *name = cpu_catalog_name(i);
+        cpu_info info;
+        if (!cpu_emulate(name, &info, NULL, 0))
+            fail_msg("catalog entry %s does not load", name);
+        char option[128];
+        snprintf(option, sizeof option, "-XX:EmulateCPU=%s", name);
+        run_cpu(option, info.arch);
+    }
+}
+
+static void every_cpuinfo_text(void **state)
+{
+    (void)state;
+    char dir[4096]; /* tu_source_path's buffers are reused by run_cpu */
+    snprintf(dir, sizeof dir, "%s", tu_source_path("tests/data/cpuinfo"));
+    DIR *d = opendir(dir);
+    if (!d)
+        fail_msg("cannot open %s", dir);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".txt") != 0)
+            continue;
+        char path[4400], option[4500];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        cpu_info info;
+        char err[256];
+        if (!cpu_from_cpuinfo_file(path, &info, err, sizeof err))
+            fail_msg("%s", err);
+        snprintf(option, sizeof option, "-XX:CPUInfoFile=%s", path);
+        run_cpu(option, info.arch);
+        files++;
+    }
+    closedir(d);
+    assert_true(files >= 5);
+}
+
+/* A cpuinfo text that claims sha3 for the host's own part: the SIMD stub only if the host has it. */
+static void cpuinfo_claiming_sha3(void **state)
+{
+    (void)state;
+    static const char text[] = "processor\t: 0\nFeatures\t: fp asimd aes pmull sha1 sha2 crc32 atomics sha3 sha512\n"
+                               "CPU implementer\t: 0x61\nCPU architecture: 8\nCPU variant\t: 0x0\n"
+                               "CPU part\t: 0x022\nCPU revision\t: 1\n";
+    char option[4200];
+    snprintf(option, sizeof option, "-XX:CPUInfoFile=%s", tu_temp_file("sha3.cpuinfo", text, sizeof text - 1));
+    run_cpu(option, CPU_ARCH_AARCH64);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_catalog_cpu),
+        cmocka_unit_test(every_cpuinfo_text),
+        cmocka_unit_test(cpuinfo_claiming_sha3),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
