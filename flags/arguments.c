@@ -7,7 +7,9 @@
  * Machine" replaced by "minivm" in the closing lines.
  */
 #include "arguments.h"
+#include "textfile.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,7 +203,7 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
         prescan_option(env.v[i], &p);
     for (int i = 1; i < nopts; i++)
         prescan_option(argv[i], &p);
-    bool file_read = p.flags_file && flag_read_settings_file(p.flags_file, &file) == 0;
+    int file_read = p.flags_file ? flag_read_settings_file(p.flags_file, &file) : 0;
     for (size_t i = 0; i < file.n; i++) /* the settings file, then the environment, then the command line */
         prescan_cpu(file.v[i], &p);
     for (size_t i = 0; i < env.n; i++)
@@ -221,8 +223,14 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
 
     /* 4. the settings file: every token is tried, then the verdict */
     if (p.flags_file) {
-        if (!file_read) {
+        if (file_read == -1) {
             fprintf(err, "Could not open settings file %s\n", p.flags_file);
+            goto fatal;
+        }
+        if (file_read == -2) {
+            char size[32];
+            fprintf(err, "Could not read settings file %s: larger than %s, the limit for a settings file\n",
+                    p.flags_file, textfile_size_text(FLAG_SETTINGS_FILE_MAX, size, sizeof size));
             goto fatal;
         }
         bool ok = true;
@@ -259,6 +267,23 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
                     policy ? policy : "");
             goto fatal;
         }
+    }
+    /* HotSpot's CodeCacheSegmentSizeConstraintFunc (after ergonomics there; nothing here changes it) */
+    const intx code_entry_alignment = flags_arch() == FLAG_ARCH_AARCH64 ? 64 : 32;
+    if (FLAG(CodeCacheSegmentSize) < (uintx)code_entry_alignment) {
+        fprintf(err,
+                "CodeCacheSegmentSize  (%" PRIu64 ") must be larger than or equal to CodeEntryAlignment (%" PRId64
+                ") to align entry points\n",
+                (uint64_t)FLAG(CodeCacheSegmentSize), (int64_t)code_entry_alignment);
+        goto fatal;
+    }
+    /* HotSpot's MaxHeapSizeConstraintFunc with G1's heap alignment (32 MiB in HotSpot 17) */
+    const size_t heap_alignment = (size_t)32 << 20;
+    const size_t aligned_max = (SIZE_MAX - heap_alignment) & ~(heap_alignment - 1);
+    if (FLAG(MaxHeapSize) > aligned_max) {
+        fprintf(err, "MaxHeapSize (%zu) must be less than or equal to aligned maximum value (%zu)\n",
+                (size_t)FLAG(MaxHeapSize), aligned_max);
+        goto fatal;
     }
     if (FLAG(MaxHeapSize) < 64 * 1024) {
         fputs("Error occurred during initialization of VM\nToo small maximum heap\n", err);

@@ -186,7 +186,10 @@ void flag_tokens_free(flag_tokens *t);
 int flag_split_options(const char *s, flag_tokens *out);
 /* HotSpot's settings file syntax: tokens separated by white space, '#' at
    the start of a token comments to the end of the line, quotes inside a
-   token protect white space. Returns -1 when the file cannot be opened. */
+   token protect white space. Returns -1 when the file cannot be opened,
+   -2 when it holds more than FLAG_SETTINGS_FILE_MAX bytes (minivm's limit:
+   HotSpot has none, and reads `yes |` as settings without end). */
+#define FLAG_SETTINGS_FILE_MAX ((size_t)1 << 20)
 int flag_read_settings_file(const char *path, flag_tokens *out);
 
 /* HotSpot's atojulong: decimal or 0x hex digits, then at most one of k m g t (any case). */

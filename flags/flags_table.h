@@ -64,8 +64,9 @@
       "at all, every @IntrinsicCandidate method runs its bytecode")                                       \
     F(intx, TieredStopAtLevel, 4, PRODUCT, NONE, RANGE(0, 4),                                             \
       "Stop at given compilation level. minivm: accepted and range-checked; minivm has no tiers")         \
-    F(uintx, CodeCacheSegmentSize, 64, EXPERIMENTAL, PD, RANGE(1, 1024),                                  \
-      "Code cache segment size (in bytes) - smallest unit of allocation")                                 \
+    F(uintx, CodeCacheSegmentSize, 128, EXPERIMENTAL, PD, RANGE(1, 1024),                                 \
+      "Code cache segment size (in bytes) - smallest unit of allocation. minivm: accepted and checked "  \
+      "as HotSpot's (at least CodeEntryAlignment: 32 on x86-64, 64 on AArch64)")                          \
     F(bool, PreserveFramePointer, false, PRODUCT, PD, NO_RANGE,                                           \
       "Use the FP register for holding the frame pointer and not as a general purpose register.")         \
     F(bool, UseFPUForSpilling, false, PRODUCT, C2, NO_RANGE,                                              \

@@ -9,6 +9,7 @@
  * mistake gets the same message.
  */
 #include "flags.h"
+#include "textfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -381,8 +382,12 @@ int flag_read_settings_file(const char *path, flag_tokens *out)
 {
     out->v = NULL;
     out->n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    size_t len = 0;
+    int e = 0;
+    char *text = textfile_read(path, FLAG_SETTINGS_FILE_MAX, &len, &e);
+    if (!text && e == EFBIG)
+        return -2;
+    if (!text && e != EISDIR) /* HotSpot fopen()s a directory and reads no token from it */
         return -1;
     /* HotSpot's process_settings_file, to the letter: a token is at most
        1023 characters, and one that long ends the file */
@@ -390,8 +395,8 @@ int flag_read_settings_file(const char *path, flag_tokens *out)
     int pos = 0;
     bool in_white_space = true, in_comment = false, in_quote = false;
     int quote_c = 0;
-    int c = getc(f);
-    while (c != EOF && pos < (int)sizeof token - 1) {
+    for (size_t at = 0; text && at < len && pos < (int)sizeof token - 1; at++) {
+        int c = (unsigned char)text[at];
         if (in_white_space) {
             if (in_comment) {
                 if (c == '\n')
@@ -415,10 +420,9 @@ int flag_read_settings_file(const char *path, flag_tokens *out)
         } else {
             token[pos++] = (char)c;
         }
-        c = getc(f);
     }
     if (pos > 0)
         tokens_add(out, token, (size_t)pos);
-    fclose(f);
+    free(text);
     return 0;
 }

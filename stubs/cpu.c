@@ -8,6 +8,7 @@
 #endif
 
 #include "cpu_impl.h"
+#include "textfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -325,44 +326,13 @@ uint64_t cpuinfo_feature_words(const cpu_arch_ops *ops, const char *words, size_
 
 char *cpu_read_text_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_error(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    for (;;) {
-        if (!buf) {
-            set_error(err, errlen, "%s: out of memory", path);
-            fclose(f);
-            return NULL;
-        }
-        n += fread(buf + n, 1, cap - n, f);
-        if (ferror(f)) {
-            set_error(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
-            break;
-        }
-        if (n < cap || (cap >= CPU_TEXT_FILE_MAX && fgetc(f) == EOF && !ferror(f))) {   /* EOF */
-            fclose(f);
-            buf[n] = '\0';
-            *len = n;
-            return buf;
-        }
-        if (cap >= CPU_TEXT_FILE_MAX) {
-            set_error(err, errlen, "%s: larger than %u MiB, not a /proc/cpuinfo text", path,
-                      CPU_TEXT_FILE_MAX >> 20);
-            break;
-        }
-        cap *= 2;
-        char *grown = realloc(buf, cap + 1);
-        if (!grown)
-            free(buf);
-        buf = grown;
-    }
-    free(buf);
-    fclose(f);
-    return NULL;
+    int e;
+    char *text = textfile_read(path, CPU_TEXT_FILE_MAX, len, &e);
+    if (!text && e == EFBIG)
+        set_error(err, errlen, "%s: larger than %u MiB, not a /proc/cpuinfo text", path, CPU_TEXT_FILE_MAX >> 20);
+    else if (!text)
+        set_error(err, errlen, "%s: %s", path, strerror(e));
+    return text;
 }
 
 void cpu_host_counts(int *total, int *active)

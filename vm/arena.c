@@ -16,25 +16,32 @@ typedef struct chunk {
 
 struct vm_arena {
     chunk *head;
+    vm_arena_oom_fn oom; /* called when malloc fails; must not return */
+    void *oom_ctx;
 };
 
 #define ARENA_CHUNK (64 * 1024)
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fputs("minivm: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
-
 vm_arena *vm_arena_new(void)
 {
-    vm_arena *a = xmalloc(sizeof *a);
-    a->head = NULL;
+    vm_arena *a = malloc(sizeof *a);
+    if (a)
+        *a = (vm_arena){NULL, NULL, NULL};
     return a;
+}
+
+void vm_arena_on_oom(vm_arena *a, vm_arena_oom_fn fn, void *ctx)
+{
+    a->oom = fn;
+    a->oom_ctx = ctx;
+}
+
+static _Noreturn void out_of_memory(vm_arena *a, size_t n)
+{
+    if (a->oom)
+        a->oom(a->oom_ctx, n);
+    fputs("minivm: out of memory\n", stderr); /* an owner without a handler: a bug, not an input */
+    abort();
 }
 
 void vm_arena_free(vm_arena *a)
@@ -50,11 +57,15 @@ void vm_arena_free(vm_arena *a)
 
 void *vm_arena_alloc(vm_arena *a, size_t size)
 {
+    if (size > SIZE_MAX - sizeof(chunk) - 15)
+        out_of_memory(a, size);
     size = (size + 15) & ~(size_t)15;
     chunk *c = a->head;
     if (!c || c->cap - c->used < size) {
         size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-        c = xmalloc(sizeof *c + cap);
+        c = malloc(sizeof *c + cap);
+        if (!c)
+            out_of_memory(a, sizeof *c + cap);
         c->used = 0;
         c->cap = cap;
         /* a big block goes second so the current chunk keeps its free room */
@@ -98,6 +109,8 @@ void *vm_arena_grow(vm_arena *a, void *arr, uint32_t n, uint32_t *cap, size_t el
     if (n < *cap)
         return arr;
     uint32_t ncap = *cap ? *cap * 2 : 8;
+    if (ncap <= *cap) /* 2^31 elements and more: more than any limit lets through */
+        out_of_memory(a, SIZE_MAX);
     void *d = vm_arena_alloc(a, (size_t)ncap * elsize);
     if (n)
         memcpy(d, arr, (size_t)n * elsize);

@@ -10,9 +10,17 @@
 
 typedef struct vm_arena vm_arena;
 
+/* A new arena; NULL when even that cannot be allocated. */
 vm_arena *vm_arena_new(void);
 void vm_arena_free(vm_arena *a);
-/* Zeroed memory aligned to 16 bytes; aborts on out-of-memory. */
+
+/* What an allocation does when memory runs out: fn(ctx, bytes) is called and
+   must not return (the loader longjmps out with its error message). Without
+   a handler the arena aborts. */
+typedef void (*vm_arena_oom_fn)(void *ctx, size_t bytes);
+void vm_arena_on_oom(vm_arena *a, vm_arena_oom_fn fn, void *ctx);
+
+/* Zeroed memory aligned to 16 bytes; on out-of-memory, the handler. */
 void *vm_arena_alloc(vm_arena *a, size_t size);
 char *vm_arena_strndup(vm_arena *a, const char *s, size_t n);
 char *vm_arena_printf(vm_arena *a, const char *fmt, ...)

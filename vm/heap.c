@@ -27,6 +27,13 @@ static size_t elem_size(vm_tkind kind)
     }
 }
 
+/*
+ * Mark o and queue it for tracing. When the mark stack cannot grow (no
+ * memory), o stays marked but untraced and the overflow is noted: the
+ * collector then rescans the heap for marked records with unmarked children
+ * (the classic mark-stack overflow recovery), so low memory slows a
+ * collection down but never breaks it.
+ */
 static void mark_push(vm_heap *h, vm_obj *o)
 {
     if (!o || o->marked)
@@ -38,8 +45,8 @@ static void mark_push(vm_heap *h, vm_obj *o)
         size_t cap = h->mark_cap ? h->mark_cap * 2 : 1024;
         vm_obj **s = realloc(h->mark_stack, cap * sizeof *s);
         if (!s) {
-            /* cannot grow the mark stack: fall back to scanning this object now */
-            abort();
+            h->mark_overflow = 1;
+            return;
         }
         h->mark_stack = s;
         h->mark_cap = cap;
@@ -71,12 +78,24 @@ void vm_gc(vm_t *vm)
         mark_push(h, vm->strings[s]);
     for (uint32_t r = 0; r < vm->nroots; r++)
         mark_push(h, *vm->roots[r]);
-    /* trace */
-    while (h->mark_top) {
-        vm_obj *o = h->mark_stack[--h->mark_top];
-        const vm_record *rec = &p->records[o->rec];
-        for (uint32_t i = 0; i < rec->nfields; i++)
-            mark_value(h, rec->fields[i].type, VM_FIELDS(o)[i]);
+    /* trace; after an overflow, again from every marked record until nothing is left out */
+    for (;;) {
+        while (h->mark_top) {
+            vm_obj *o = h->mark_stack[--h->mark_top];
+            const vm_record *rec = &p->records[o->rec];
+            for (uint32_t i = 0; i < rec->nfields; i++)
+                mark_value(h, rec->fields[i].type, VM_FIELDS(o)[i]);
+        }
+        if (!h->mark_overflow)
+            break;
+        h->mark_overflow = 0;
+        for (vm_obj *o = h->objects; o; o = o->next) {
+            if (!o->marked || o->kind != VM_T_RECORD)
+                continue;
+            const vm_record *rec = &p->records[o->rec];
+            for (uint32_t i = 0; i < rec->nfields; i++)
+                mark_value(h, rec->fields[i].type, VM_FIELDS(o)[i]);
+        }
     }
     /* sweep */
     size_t live = 0;
@@ -111,6 +130,10 @@ static vm_obj *heap_alloc(vm_t *vm, size_t size)
         return NULL;
     }
     vm_obj *o = calloc(1, size);
+    if (!o) { /* the system, not -Xmx, is out of memory: free what is garbage and try once more */
+        vm_gc(vm);
+        o = calloc(1, size);
+    }
     if (!o) {
         vm_throw(vm, VM_EXC_OOM, "Java heap space");
         return NULL;

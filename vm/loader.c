@@ -24,6 +24,8 @@
 #include <string.h>
 
 #include "arena.h"
+#include "message.h"
+#include "textfile.h"
 #include "vm.h"
 
 /* ---- tokens and lines ------------------------------------------------------- */
@@ -107,6 +109,8 @@ typedef struct ptype {   /* a type as written, resolved after parsing */
 
 typedef struct msrc {    /* one module's source */
     vm_module *mod;
+    uint32_t index;      /* in loader.srcs (and the program's modules) */
+    int builtin;         /* Sys or vm/lib/: its imports name built-in modules only */
     line *lines;
     uint32_t nlines;
     const char *dir;     /* directory for imports; NULL for built-in text */
@@ -147,18 +151,27 @@ typedef struct pstatic {
 typedef struct loader {
     vm_arena *a;
     vm_program *p;
+    const char *path;    /* the program's, for the out-of-memory message */
     char *err;
     size_t errlen;
     jmp_buf jb;
     msrc **srcs;
     uint32_t nsrcs, capsrcs;
-    strmap modmap;       /* module name -> index into srcs */
+    /*
+     * Two module namespaces: the built-in library binds to its own modules,
+     * whatever the program's are called (a program with its own Arrays.mva,
+     * or a program module named Arrays, does not change what SHA3 imports).
+     * modmap: what the program's modules import (theirs, then built-ins);
+     * libmap: the built-in modules loaded so far. Values index srcs.
+     */
+    strmap modmap, libmap;
     sym *syms;
     uint32_t nsyms, capsyms;
     pmethod *pm;
     precord *pr;
     pstatic *ps;
     uint32_t capmethods, caprecords, capstatics, capk, capstr;
+    uint32_t builtin_methods, builtin_records, builtin_statics; /* declared by built-in modules */
     uint32_t cappm2, cappr, capps;
     strmap kmap, strmapping;
 } loader;
@@ -168,16 +181,40 @@ __attribute__((format(printf, 4, 5)))
 #endif
 static _Noreturn void fail(loader *L, const msrc *src, uint32_t lineno, const char *fmt, ...)
 {
-    int n = 0;
-    if (src)
-        n = snprintf(L->err, L->errlen, "%s:%u: ", src->mod->path, lineno);
-    if (n < 0 || (size_t)n >= L->errlen)
-        n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(L->err + n, L->errlen - (size_t)n, fmt, ap);
+    if (src)
+        vm_message_at(L->err, L->errlen, src->mod->path, lineno, fmt, ap);
+    else
+        vsnprintf(L->err, L->errlen, fmt, ap);
     va_end(ap);
     longjmp(L->jb, 1);
+}
+
+/* The arena's handler: memory ran out while loading (any step), an error like any other. */
+static void loader_out_of_memory(void *ctx, size_t bytes)
+{
+    loader *L = ctx;
+    if (bytes == SIZE_MAX)
+        snprintf(L->err, L->errlen, "out of memory loading %s", L->path);
+    else
+        snprintf(L->err, L->errlen, "out of memory loading %s (%zu more bytes)", L->path, bytes);
+    longjmp(L->jb, 1);
+}
+
+/*
+ * A program-wide pool (16-bit operand) is full. The limit counts what the
+ * built-in modules declare too (Sys's natives, vm/lib/), so the message says
+ * how much of it they take; builtin is UINT32_MAX where that is not counted
+ * (constants and strings are shared between modules).
+ */
+static _Noreturn void pool_full(loader *L, const msrc *src, uint32_t lineno, const char *what, uint32_t builtin)
+{
+    if (builtin == UINT32_MAX)
+        fail(L, src, lineno, "too many %s (at most %d in a program, the built-in modules' included)", what,
+             VM_MAX_POOL);
+    fail(L, src, lineno, "too many %s (at most %d in a program, the %u of built-in modules included)", what,
+         VM_MAX_POOL, builtin);
 }
 
 /* Print a token for messages, bounded and with non-printables escaped. */
@@ -483,7 +520,7 @@ static const sym *lookup_sym(loader *L, msrc *src, const tok *t, symkind want, u
     size_t nlen = t->len;
     if (dot) {
         size_t mlen = (size_t)(dot - t->s);
-        uint32_t mi;
+        uint32_t mi = 0;
         int own = mlen == strlen(src->mod->name) && memcmp(t->s, src->mod->name, mlen) == 0;
         int sys = mlen == 3 && memcmp(t->s, "Sys", 3) == 0;
         if (!own && !sys && !map_get(&src->imports, t->s, mlen, &mi)) {
@@ -492,11 +529,8 @@ static const sym *lookup_sym(loader *L, msrc *src, const tok *t, symkind want, u
             fail(L, src, lineno, "unknown module '%s' in '%s' (not imported)", vm_arena_strndup(L->a, t->s, mlen),
                  tokstr(L, t));
         }
-        if (!own) {
-            if (!map_get(&L->modmap, t->s, mlen, &mi))
-                fail(L, src, lineno, "unknown module '%s'", vm_arena_strndup(L->a, t->s, mlen));
-            in = L->srcs[mi];
-        }
+        if (!own)
+            in = sys ? L->srcs[0] : L->srcs[mi]; /* Sys is always module 0 */
         name = dot + 1;
         nlen = t->len - mlen - 1;
     }
@@ -552,38 +586,20 @@ static const char *base_name(const char *path)
     return b ? b + 1 : path;
 }
 
+/* A program or module file, at most VM_MAX_SOURCE_BYTES (EFBIG past it). */
 static char *read_file(const char *path, size_t *len, int *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *err = errno;
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
-            *err = ENOMEM;
-            return NULL;
-        }
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        cap *= 2;
-        char *nb = realloc(buf, cap);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    int e = ferror(f) ? errno : 0;
-    fclose(f);
-    if (e) {
-        free(buf);
-        *err = e ? e : EIO;
-        return NULL;
-    }
-    *len = n;
+    return textfile_read(path, VM_MAX_SOURCE_BYTES, len, err);
+}
+
+/* The reason for a failed read_file, for messages. */
+static const char *read_error(int err, char *buf, size_t len)
+{
+    if (err != EFBIG)
+        return strerror(err);
+    char size[32];
+    snprintf(buf, len, "larger than %s, the limit for a source file",
+             textfile_size_text(VM_MAX_SOURCE_BYTES, size, sizeof size));
     return buf;
 }
 
@@ -602,20 +618,26 @@ static msrc *new_src(loader *L, const char *name, size_t nlen, const char *path,
     if (L->nsrcs >= VM_MAX_POOL)
         fail(L, NULL, 0, "too many modules");
     L->srcs = vm_arena_grow(L->a, L->srcs, L->nsrcs, &L->capsrcs, sizeof *L->srcs);
-    map_put(L->a, &L->modmap, mod->name, nlen, L->nsrcs);
+    src->index = L->nsrcs;
     L->srcs[L->nsrcs++] = src;
     lex_source(L, src, text, len);
     return src;
 }
 
+/* A built-in module, loaded once (NULL: there is none of that name). */
 static msrc *load_builtin(loader *L, const char *name, size_t nlen)
 {
+    uint32_t mi;
+    if (map_get(&L->libmap, name, nlen, &mi))
+        return L->srcs[mi];
     char *nm = vm_arena_strndup(L->a, name, nlen);
     size_t len;
     const char *text = vm_builtin_source(nm, &len);
     if (!text)
         return NULL;
     msrc *src = new_src(L, name, nlen, vm_arena_printf(L->a, "<builtin>/%s.mva", nm), NULL, text, len);
+    src->builtin = 1;
+    map_put(L->a, &L->libmap, src->mod->name, nlen, src->index);
     parse_module(L, src, nm);
     return src;
 }
@@ -623,9 +645,15 @@ static msrc *load_builtin(loader *L, const char *name, size_t nlen)
 static msrc *load_module(loader *L, const char *name, size_t nlen, msrc *from, uint32_t lineno)
 {
     uint32_t mi;
+    char *nm = vm_arena_strndup(L->a, name, nlen);
+    if (from && from->builtin) {
+        msrc *lib = load_builtin(L, name, nlen);
+        if (!lib)
+            fail(L, from, lineno, "cannot find module '%s' in the built-in library", nm);
+        return lib;
+    }
     if (map_get(&L->modmap, name, nlen, &mi))
         return L->srcs[mi];
-    char *nm = vm_arena_strndup(L->a, name, nlen);
     if (strcmp(nm, "Sys") != 0 && from && from->dir) {
         char *path = vm_arena_printf(L->a, "%s%s.mva", from->dir, nm);
         size_t len;
@@ -636,11 +664,13 @@ static msrc *load_module(loader *L, const char *name, size_t nlen, msrc *from, u
             char *kept = vm_arena_strndup(L->a, text, len);
             free(text);
             msrc *src = new_src(L, name, nlen, path, from->dir, kept, len);
+            map_put(L->a, &L->modmap, src->mod->name, nlen, src->index);
             parse_module(L, src, nm);
             return src;
         }
         if (err != ENOENT)
-            fail(L, from, lineno, "cannot read module '%s' from %s: %s", nm, path, strerror(err));
+            fail(L, from, lineno, "cannot read module '%s' from %s: %s", nm, path,
+                 read_error(err, (char[96]){0}, 96));
     }
     msrc *src = load_builtin(L, name, nlen);
     if (!src) {
@@ -649,11 +679,32 @@ static msrc *load_module(loader *L, const char *name, size_t nlen, msrc *from, u
                  from->dir, nm);
         fail(L, from, lineno, "cannot find module '%s' in the built-in library", nm);
     }
+    map_put(L->a, &L->modmap, src->mod->name, nlen, src->index);
     return src;
 }
 
 /* ---- declarations ----------------------------------------------------------------------- */
 #define ATTR_INTRINSIC 1u
+
+/*
+ * Does ln start a new declaration ("method main() -> int", "record R",
+ * "@IntrinsicCandidate" ...)? A keyword followed by a name: a field or
+ * constant that happens to be called "method" is followed by ':' or ','.
+ * Used to name what is unclosed when a record, an array literal or a method
+ * runs into the next declaration.
+ */
+static int line_starts_declaration(const line *ln)
+{
+    static const char *const keywords[] = {"import", "const", "static", "record", "method", "native"};
+    if (ln->ntok >= 2 && tok_punct(&ln->t[0], '@') && ln->t[1].kind == TK_IDENT)
+        return 1;
+    if (ln->ntok < 2 || ln->t[1].kind != TK_IDENT)
+        return 0;
+    for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++)
+        if (tok_is(&ln->t[0], keywords[k]))
+            return 1;
+    return 0;
+}
 
 static void parse_record(loader *L, msrc *src, cursor *c, uint32_t *li)
 {
@@ -661,7 +712,8 @@ static void parse_record(loader *L, msrc *src, cursor *c, uint32_t *li)
     cur_end(c);
     vm_program *p = L->p;
     if (p->nrecords >= VM_MAX_POOL)
-        fail(L, src, c->ln->no, "too many records (at most %d)", VM_MAX_POOL);
+        pool_full(L, src, c->ln->no, "records", L->builtin_records);
+    L->builtin_records += src->builtin;
     p->records = vm_arena_grow(L->a, p->records, p->nrecords, &L->caprecords, sizeof *p->records);
     L->pr = vm_arena_grow(L->a, L->pr, p->nrecords, &L->cappr, sizeof *L->pr);
     vm_record *r = &p->records[p->nrecords];
@@ -678,6 +730,8 @@ static void parse_record(loader *L, msrc *src, cursor *c, uint32_t *li)
         (*li)++;
         if (*li >= src->nlines)
             fail(L, src, r->line, "record '%s' has no 'end'", r->name);
+        if (line_starts_declaration(&src->lines[*li]))
+            fail(L, src, r->line, "record '%s' has no 'end' before line %u", r->name, src->lines[*li].no);
         cursor fc = {L, src, &src->lines[*li], 0};
         const tok *fname = cur_ident(&fc, "a field name or 'end'");
         if (tok_is(fname, "end")) {
@@ -720,7 +774,8 @@ static void parse_static(loader *L, msrc *src, cursor *c, uint32_t *li)
     ptype type = cur_type(c);
     vm_program *p = L->p;
     if (p->nstatics >= VM_MAX_POOL)
-        fail(L, src, c->ln->no, "too many statics (at most %d)", VM_MAX_POOL);
+        pool_full(L, src, c->ln->no, "statics", L->builtin_statics);
+    L->builtin_statics += src->builtin;
     p->statics = vm_arena_grow(L->a, p->statics, p->nstatics, &L->capstatics, sizeof *p->statics);
     L->ps = vm_arena_grow(L->a, L->ps, p->nstatics, &L->capps, sizeof *L->ps);
     vm_static *st = &p->statics[p->nstatics];
@@ -759,6 +814,9 @@ static void parse_static(loader *L, msrc *src, cursor *c, uint32_t *li)
             (*li)++;
             if (*li >= src->nlines)
                 fail(L, src, st->line, "array literal of '%s' has no '}'", st->name);
+            if (line_starts_declaration(&src->lines[*li]))
+                fail(L, src, st->line, "array literal of '%s' has no '}' before line %u", st->name,
+                     src->lines[*li].no);
             c->ln = &src->lines[*li];
             c->i = 0;
         }
@@ -804,7 +862,8 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
     const tok *name = cur_ident(c, "a method name");
     vm_program *p = L->p;
     if (p->nmethods >= VM_MAX_POOL)
-        fail(L, src, c->ln->no, "too many methods (at most %d)", VM_MAX_POOL);
+        pool_full(L, src, c->ln->no, "methods", L->builtin_methods);
+    L->builtin_methods += src->builtin;
     p->methods = vm_arena_grow(L->a, p->methods, p->nmethods, &L->capmethods, sizeof *p->methods);
     L->pm = vm_arena_grow(L->a, L->pm, p->nmethods, &L->cappm2, sizeof *L->pm);
     vm_method *m = vm_arena_alloc(L->a, sizeof *m);
@@ -864,8 +923,7 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
         if (*li >= src->nlines)
             fail(L, src, m->line, "method '%s' has no 'end'", m->name);
         const line *ln = &src->lines[*li];
-        if (ln->ntok >= 1 && (tok_is(&ln->t[0], "method") || tok_is(&ln->t[0], "record")) && ln->ntok >= 2 &&
-            ln->t[1].kind == TK_IDENT)
+        if ((tok_is(&ln->t[0], "method") || tok_is(&ln->t[0], "record")) && line_starts_declaration(ln))
             fail(L, src, m->line, "method '%s' has no 'end' before line %u", m->name, ln->no);
         if (ln->ntok == 1 && tok_is(&ln->t[0], "end"))
             break;
@@ -890,11 +948,10 @@ static void parse_module(loader *L, msrc *src, const char *expect)
         fail(L, src, c.ln->no, "file declares module '%s', expected '%s'", tokstr(L, name), expect);
     if (!expect) {
         /* the main program: its name was not known before reading it */
-        uint32_t mi;
-        if (map_get(&L->modmap, name->s, name->len, &mi))
+        if (tok_is(name, "Sys"))
             fail(L, src, c.ln->no, "module name '%s' is taken by a built-in module", tokstr(L, name));
         src->mod->name = tok_dup(L, name);
-        map_put(L->a, &L->modmap, name->s, name->len, L->nsrcs - 1);
+        map_put(L->a, &L->modmap, name->s, name->len, src->index);
     }
     unsigned attrs = 0;
     uint32_t attr_line = 0;
@@ -927,9 +984,7 @@ static void parse_module(loader *L, msrc *src, const char *expect)
             if (tok_is(in, src->mod->name))
                 fail(L, src, c.ln->no, "module '%s' imports itself", src->mod->name);
             msrc *dep = load_module(L, in->s, in->len, src, c.ln->no);
-            uint32_t mi = 0;
-            map_get(&L->modmap, dep->mod->name, strlen(dep->mod->name), &mi);
-            map_put(L->a, &src->imports, in->s, in->len, mi);
+            map_put(L->a, &src->imports, in->s, in->len, dep->index);
         } else if (tok_is(kw, "const")) {
             const tok *cn = cur_ident(&c, "a constant name");
             cur_punct(&c, '=');
@@ -1231,7 +1286,7 @@ static uint32_t pool_const(masm *A, int64_t v, uint32_t lineno)
     if (map_get(&L->kmap, (const char *)&v, sizeof v, &idx))
         return idx;
     if (p->nk >= VM_MAX_POOL)
-        fail(L, A->src, lineno, "too many constants (at most %d)", VM_MAX_POOL);
+        pool_full(L, A->src, lineno, "constants", UINT32_MAX);
     p->k = vm_arena_grow(L->a, p->k, p->nk, &L->capk, sizeof *p->k);
     p->k[p->nk] = v;
     map_put(L->a, &L->kmap, (const char *)&p->k[p->nk], sizeof v, p->nk);
@@ -1246,7 +1301,7 @@ static uint32_t pool_string(masm *A, const tok *t, uint32_t lineno)
     if (map_get(&L->strmapping, t->s, t->len, &idx))
         return idx;
     if (p->nstrings >= VM_MAX_POOL)
-        fail(L, A->src, lineno, "too many strings (at most %d)", VM_MAX_POOL);
+        pool_full(L, A->src, lineno, "strings", UINT32_MAX);
     p->strings = vm_arena_grow(L->a, p->strings, p->nstrings, &L->capstr, sizeof *p->strings);
     p->strings[p->nstrings] = (vm_string){(const uint8_t *)t->s, t->len};
     map_put(L->a, &L->strmapping, t->s, t->len, p->nstrings);
@@ -1557,15 +1612,21 @@ static vm_program *load(const char *path, const char *dir_in, const char *text_i
                         size_t errlen)
 {
     loader L = {0};
+    L.path = path;
     L.err = err;
     L.errlen = errlen;
     L.a = vm_arena_new();
-    L.p = vm_arena_alloc(L.a, sizeof *L.p);
-    L.p->arena = L.a;
+    if (!L.a) {
+        snprintf(err, errlen, "out of memory loading %s", path);
+        return NULL;
+    }
     if (setjmp(L.jb)) {
         vm_arena_free(L.a);
         return NULL;
     }
+    vm_arena_on_oom(L.a, loader_out_of_memory, &L);
+    L.p = vm_arena_alloc(L.a, sizeof *L.p);
+    L.p->arena = L.a;
     /* tokens point into the text: the arena keeps a copy */
     const char *text = vm_arena_strndup(L.a, text_in, len);
     const char *dir = dir_in ? vm_arena_strndup(L.a, dir_in, strlen(dir_in)) : NULL;
@@ -1603,7 +1664,8 @@ vm_program *vm_load_file(const char *path, char *err, size_t errlen)
     int e;
     char *text = read_file(path, &len, &e);
     if (!text) {
-        snprintf(err, errlen, "cannot open program file '%s': %s", path, strerror(e));
+        snprintf(err, errlen, "cannot %s program file '%s': %s", e == EFBIG ? "read" : "open", path,
+                 read_error(e, (char[96]){0}, 96));
         return NULL;
     }
     const char *slash = strrchr(path, '/');

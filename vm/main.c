@@ -3,8 +3,11 @@
  *
  * Exit status: main's result (0 for a void main), 1 when the program cannot
  * be loaded or verified, or ends with an uncaught exception, or when an
- * option is bad (as HotSpot's launcher), and Sys.exit's status.
+ * option is bad (as HotSpot's launcher), and Sys.exit's status; 1 also when
+ * output could not be written ("minivm: write error: <reason>", as coreutils).
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +19,49 @@
 #include "stubroutines.h"
 #include "vm.h"
 
+/*
+ * Every exit goes through here (coreutils' close_stdout): what the launcher
+ * or the program wrote must have reached standard output, else one line
+ * "minivm: write error: <reason>" on standard error and status 1 (unless the
+ * status already says failure). write_errno: a write a native saw fail, which
+ * ended the program; 0 when none.
+ */
+static int finish_output(int code, int write_errno)
+{
+    errno = 0;
+    bool failed = fflush(stdout) != 0 || ferror(stdout);
+    int e = write_errno ? write_errno : failed ? errno : 0;
+    if (write_errno || failed) {
+        if (e)
+            fprintf(stderr, "minivm: write error: %s\n", strerror(e));
+        else
+            fputs("minivm: write error\n", stderr);
+    }
+    /* standard error too: nothing can report it, but the status can */
+    if (fflush(stderr) != 0 || ferror(stderr) || write_errno || failed)
+        return code ? code : 1;
+    return code;
+}
+
+/* Flush standard output now (so it stays ahead of what goes to standard
+   error), keeping the reason of a failure for finish_output. */
+static void flush_stdout(int *write_errno)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 && !*write_errno)
+        *write_errno = errno ? errno : EIO;
+}
+
+static int run(int argc, char **argv, int *write_errno);
+
 int main(int argc, char **argv)
+{
+    int write_errno = 0;
+    int code = run(argc, argv, &write_errno);
+    return finish_output(code, write_errno);
+}
+
+static int run(int argc, char **argv, int *write_errno)
 {
     mvm_args args;
     switch (args_parse(argc, argv, &args, stubs_target_arch, stdout, stderr)) {
@@ -42,7 +87,7 @@ int main(int argc, char **argv)
         flags_print(stdout, FLAG(PrintFlagsRanges));
     /* what start-up printed (PrintStubCode, PrintFlagsFinal ...) stays ahead of the
        version or usage text on stderr when both streams go to one pipe */
-    fflush(stdout);
+    flush_stdout(write_errno);
     if (args.help) {
         args_print_usage(args.help == 2 ? stdout : stderr);
         return 0;
@@ -51,15 +96,18 @@ int main(int argc, char **argv)
         args_print_version(args.version == 2 ? stdout : stderr);
         return 0;
     }
+    /* -showversion prints the version first, even without a program; the java
+       launcher then prints the usage to the same stream (--show-version: stdout) */
+    FILE *version_stream = args.show_version == 2 ? stdout : stderr;
+    if (args.show_version)
+        args_print_version(version_stream);
     if (!args.program) {
-        args_print_usage(stderr);
+        args_print_usage(args.show_version ? version_stream : stderr);
         return 1;
     }
-    if (args.show_version)
-        args_print_version(args.show_version == 2 ? stdout : stderr);
 
     stubs_note_program_start();
-    char err[1024];
+    char err[VM_ERROR_MAX];
     vm_program *prog = vm_load_file(args.program, err, sizeof err);
     if (!prog) {
         fprintf(stderr, "%s\n", err);
@@ -96,10 +144,14 @@ int main(int argc, char **argv)
     vm_value result = {0};
     int status = vm_call(vm, main_m, NULL, &result);
     int code;
-    fflush(stdout);
+    flush_stdout(write_errno);
     switch (status) {
     case VM_OK: code = main_m->ret.kind == VM_T_VOID ? 0 : (int)result.i; break;
-    case VM_EXIT: code = vm->exit_status; break;
+    case VM_EXIT:
+        code = vm->exit_status;
+        if (vm->write_errno)
+            *write_errno = vm->write_errno;
+        break;
     default:
         vm_print_exception(vm, stderr);
         code = 1;

@@ -60,13 +60,29 @@ static int check_range(vm_t *vm, const vm_obj *o, int64_t ofs, int64_t len)
     return VM_OK;
 }
 
+/*
+ * A write that fails (a full disk, a closed stream, a pipe whose reader left
+ * while SIGPIPE is ignored) ends the program with status 1, as cat(1) does,
+ * and the launcher reports "write error: <reason>". Java's PrintStream would
+ * swallow the error and exit 0: output lost without a word is the one
+ * outcome a tool must not have.
+ */
+static int write_failed(vm_t *vm)
+{
+    if (!vm->write_errno)
+        vm->write_errno = errno ? errno : EIO;
+    vm->exit_status = 1;
+    vm->exc = VM_EXC_NONE;
+    return VM_EXIT;
+}
+
 static int write_bytes(vm_t *vm, FILE *f, const vm_obj *s, int newline)
 {
     if (!s)
         return null_arg(vm);
-    fwrite(s->data, 1, (size_t)s->length, f);
-    if (newline)
-        fputc('\n', f);
+    errno = 0;
+    if (fwrite(s->data, 1, (size_t)s->length, f) != (size_t)s->length || (newline && fputc('\n', f) == EOF))
+        return write_failed(vm);
     return VM_OK;
 }
 
@@ -77,9 +93,10 @@ static int n_eprintln(vm_t *vm, vm_value *a, vm_value *r) { (void)r; return writ
 
 static int n_printLong(vm_t *vm, vm_value *a, vm_value *r)
 {
-    (void)vm;
     (void)r;
-    printf("%lld", (long long)a[0].i);
+    errno = 0;
+    if (printf("%lld", (long long)a[0].i) < 0)
+        return write_failed(vm);
     return VM_OK;
 }
 
@@ -92,10 +109,11 @@ static int n_printHex(vm_t *vm, vm_value *a, vm_value *r)
     if (check_range(vm, b, a[1].i, a[2].i) != VM_OK)
         return VM_EXCEPTION;
     static const char hex[] = "0123456789abcdef";
+    errno = 0;
     for (int64_t i = 0; i < a[2].i; i++) {
         uint8_t c = (uint8_t)VM_BYTES(b)[a[1].i + i];
-        putchar(hex[c >> 4]);
-        putchar(hex[c & 15]);
+        if (putchar(hex[c >> 4]) == EOF || putchar(hex[c & 15]) == EOF)
+            return write_failed(vm);
     }
     return VM_OK;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "message.h"
 #include "vm.h"
 
 typedef struct vctx {
@@ -27,19 +28,29 @@ typedef struct vctx {
 } vctx;
 
 #if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static void located(char *out, size_t outlen, const char *path, uint32_t line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vm_message_at(out, outlen, path, line, fmt, ap);
+    va_end(ap);
+}
+
+#if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 static int verr(vctx *v, const char *fmt, ...)
 {
     const vm_method *m = v->m;
     uint32_t line = m->lines && v->pc < m->ncode ? m->lines[v->pc] : m->line;
-    int n = snprintf(v->err, v->errlen, "%s:%u: %s: ", m->module->path, line, m->qname);
-    if (n < 0 || (size_t)n >= v->errlen)
-        n = 0;
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(v->err + n, v->errlen - (size_t)n, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    located(v->err, v->errlen, m->module->path, line, "%s: %s", m->qname, msg);
     return -1;
 }
 

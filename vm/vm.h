@@ -23,6 +23,7 @@
 #define VM_MAX_POOL     65536      /* entries in each program-wide pool (16-bit Bx) */
 #define VM_MAX_ARRAY    0x7ffffffd /* Java's largest array (Integer.MAX_VALUE - 2) */
 #define VM_MAX_ROOTS    16         /* C-held references (vm_push_root) */
+#define VM_MAX_SOURCE_BYTES ((size_t)16 << 20) /* a program or module file (docs/cli.md, Limits) */
 
 /* ---- types ---------------------------------------------------------------- */
 typedef enum vm_tkind {
@@ -160,8 +161,11 @@ typedef struct vm_program {
 /*
  * Load a program from a file (and the modules it imports), assemble,
  * verify and resolve it. On error returns NULL and writes one
- * "file:line: message" line (no newline) into err.
+ * "file:line: message" line (no newline) into err. With VM_ERROR_MAX bytes
+ * every message fits whole (paths up to PATH_MAX); in a smaller buffer the
+ * path is shortened in the middle, the location is never lost.
  */
+#define VM_ERROR_MAX 16384
 vm_program *vm_load_file(const char *path, char *err, size_t errlen);
 
 /* The same from text in memory; imports resolve to built-in modules only. */
@@ -249,6 +253,7 @@ typedef struct vm_heap {
     size_t next_gc;         /* collect when used would exceed this */
     vm_obj **mark_stack;
     size_t mark_top, mark_cap;
+    int mark_overflow;      /* a record was marked but could not be queued (vm/heap.c) */
     uint64_t collections;
 } vm_heap;
 
@@ -268,6 +273,7 @@ struct vm_t {
     char exc_name[128];     /* the class of a VM_EXC_NAMED exception */
     char *exc_trace;        /* "\tat Module.method(file:line)\n" lines */
     int exit_status;
+    int write_errno;        /* the first failed write of a Sys native (it ended the program), or 0 */
     /* references held by C code across allocations (tests, embedders) */
     vm_obj **roots[VM_MAX_ROOTS];
     uint32_t nroots;
