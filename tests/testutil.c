@@ -91,15 +91,20 @@ static void append(char **buf, size_t *len, size_t *cap, const char *data, size_
     (*buf)[*len] = '\0';
 }
 
-tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s)
+static const char *minivm_path(void)
 {
-    tu_result r = {0};
     const char *exe = getenv("MINIVM");
     if (!exe)
         fail_msg("MINIVM is not set (run through meson test)");
-    int in[2], out[2], err[2];
-    if (pipe(in) || pipe(out) || pipe(err))
-        fail_msg("pipe: %s", strerror(errno));
+    return exe;
+}
+
+/* Run args (args[0] through PATH) with stdin fed and stdout/stderr captured. */
+static tu_result run_child(char **args, const char *stdin_data, int timeout_s);
+
+tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s)
+{
+    const char *exe = minivm_path();
     size_t argc = 0;
     while (argv[argc])
         argc++;
@@ -115,6 +120,30 @@ tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s)
     args[nwrap] = (char *)exe;
     for (size_t i = 0; i < argc; i++)
         args[nwrap + i + 1] = (char *)argv[i];
+    tu_result r = run_child(args, stdin_data, timeout_s);
+    free(args);
+    free(wrapper);
+    return r;
+}
+
+tu_result tu_run_shell(const char *script, const char *stdin_data, int timeout_s)
+{
+    const char *wrapper = getenv("MINIVM_WRAPPER") ? getenv("MINIVM_WRAPPER") : "";
+    char mvm[8192];
+    snprintf(mvm, sizeof mvm, "%s%s%s", wrapper, wrapper[0] ? " " : "", minivm_path());
+    setenv("MVM", mvm, 1);
+    const char *root = getenv("MINIVM_SOURCE_ROOT");
+    setenv("SRC", root ? root : ".", 1);
+    char *args[] = {"sh", "-c", (char *)script, NULL};
+    return run_child(args, stdin_data, timeout_s);
+}
+
+static tu_result run_child(char **args, const char *stdin_data, int timeout_s)
+{
+    tu_result r = {0};
+    int in[2], out[2], err[2];
+    if (pipe(in) || pipe(out) || pipe(err))
+        fail_msg("pipe: %s", strerror(errno));
     pid_t pid = fork();
     if (pid < 0)
         fail_msg("fork: %s", strerror(errno));
@@ -123,11 +152,10 @@ tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s)
         dup2(out[1], 1);
         dup2(err[1], 2);
         close(in[0]); close(in[1]); close(out[0]); close(out[1]); close(err[0]); close(err[1]);
+        signal(SIGPIPE, SIG_DFL); /* the parent ignores it; a child starts as from a shell */
         execvp(args[0], args);
         _exit(127);
     }
-    free(args);
-    free(wrapper);
     close(in[0]);
     close(out[1]);
     close(err[1]);

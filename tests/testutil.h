@@ -35,6 +35,13 @@ typedef struct tu_result {
  * A child running longer than timeout_s seconds is killed (status 128+9).
  */
 tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s);
+
+/*
+ * Run a shell script (sh -c) the same way, for redirections, pipes, ulimit
+ * and trap. The script finds the launcher as $MVM (with MINIVM_WRAPPER in
+ * front: write `$MVM prog.mva`, unquoted) and the source tree as $SRC.
+ */
+tu_result tu_run_shell(const char *script, const char *stdin_data, int timeout_s);
 void tu_result_free(tu_result *r);
 
 /* Path of a file in the source tree (from MINIVM_SOURCE_ROOT), static buffer. */

@@ -43,7 +43,9 @@ static void mark_push(vm_heap *h, vm_obj *o)
         return; /* arrays of byte/int/long hold no references */
     if (h->mark_top == h->mark_cap) {
         size_t cap = h->mark_cap ? h->mark_cap * 2 : 1024;
-        vm_obj **s = realloc(h->mark_stack, cap * sizeof *s);
+        if (h->mark_stack_max && cap > h->mark_stack_max)
+            cap = h->mark_stack_max;
+        vm_obj **s = cap > h->mark_cap ? realloc(h->mark_stack, cap * sizeof *s) : NULL;
         if (!s) {
             h->mark_overflow = 1;
             return;

@@ -254,6 +254,8 @@ typedef struct vm_heap {
     vm_obj **mark_stack;
     size_t mark_top, mark_cap;
     int mark_overflow;      /* a record was marked but could not be queued (vm/heap.c) */
+    size_t mark_stack_max;  /* entries the mark stack may grow to; 0: as memory allows (tests set it
+                               small to take the overflow path that low memory takes) */
     uint64_t collections;
 } vm_heap;
 
