@@ -90,6 +90,7 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
 
 void stubs_note_program_start(void)
 {
+    stubs_note_fallback();
     if (!stub_cpu.what_if || !FLAG(UseSHA3Intrinsics))
         return;
     vm_warning("%s is emulated on an %s host: no %s stub runs here, intrinsic candidates run their bytecode",

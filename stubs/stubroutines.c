@@ -15,10 +15,12 @@
 #include "flags.h"
 #include "stubgenerator_aarch64.h"
 
-/* The stub table and its code cache: written once by stubs_generate, then only read. */
+/* The stub table and its code cache: written once by stubs_generate, then only read
+   (fallback_noted: the one warning of stubs_note_fallback has been printed). */
 static struct {
     codecache cache;
     stub_routines table;
+    bool fallback_noted;
 } stubs;
 
 const stub_routines *stub_routines_table(void) { return &stubs.table; }
@@ -68,17 +70,26 @@ static const stub_mark *generate_sha3(codecache *cc, const struct stub_spec *spe
  * the words run here, so a feature the host lacks means the next best variant
  * (GPR needs nothing beyond the base ISA), never SIGILL.
  */
-static bool sha3_variant_for_host(bool simd, const cpu_info *host)
+static bool sha3_variant_for_host(bool simd, const cpu_info *host, const char **missing_feature)
 {
     uint64_t missing = host ? a64_sha3_variant_features(simd) & ~host->features : 0;
+    *missing_feature = NULL;
     if (!missing)
         return simd;
     int f = 0;
     while (!(missing >> f & 1))
         f++;
-    vm_warning("The SIMD SHA-3 stub needs %s, which this host's CPU does not have: the GPR stub runs instead "
-               "(UseSIMDForSHA3Intrinsic follows the emulated CPU).", cpu_feature_name(CPU_ARCH_AARCH64, f));
+    *missing_feature = cpu_feature_name(CPU_ARCH_AARCH64, f);
     return false;
+}
+
+void stubs_note_fallback(void)
+{
+    if (!stubs.table.sha3_missing_feature || stubs.fallback_noted)
+        return;
+    stubs.fallback_noted = true;
+    vm_warning("The SIMD SHA-3 stub needs %s, which this host's CPU does not have: the GPR stub runs instead "
+               "(UseSIMDForSHA3Intrinsic follows the emulated CPU).", stubs.table.sha3_missing_feature);
 }
 
 bool stubs_generate_into(codecache *cc, size_t capacity, stub_routines *table, const cpu_info *host)
@@ -86,8 +97,9 @@ bool stubs_generate_into(codecache *cc, size_t capacity, stub_routines *table, c
     char err[256];
     const stub_mark *marks[NSHA3];
     const bool executable = host != NULL;
+    const char *missing_feature;
     a64_sha3_config cfg = {
-        .simd = sha3_variant_for_host(FLAG(UseSIMDForSHA3Intrinsic), host),
+        .simd = sha3_variant_for_host(FLAG(UseSIMDForSHA3Intrinsic), host, &missing_feature),
         .preserve_fp = FLAG(PreserveFramePointer),
         .r18_reserved = a64_platform_reserves_r18(),
     };
@@ -109,6 +121,7 @@ bool stubs_generate_into(codecache *cc, size_t capacity, stub_routines *table, c
             .fn = (stub_sha3_compress_fn)(uintptr_t)marks[0]->entry, .name = marks[0]->name, .variant = variant};
         table->sha3_implCompressMB = (stub_sha3_mb_entry){
             .fn = (stub_sha3_compress_mb_fn)(uintptr_t)marks[1]->entry, .name = marks[1]->name, .variant = variant};
+        table->sha3_missing_feature = missing_feature;
     }
     return true;
 
@@ -131,8 +144,10 @@ void stubs_generate(bool aarch64_target, const cpu_info *host)
         return;
     if (!stubs_generate_into(&stubs.cache, STUBS_CODE_CACHE_CAPACITY, &stubs.table, host))
         return;
-    if (FLAG(PrintStubCode))
+    if (FLAG(PrintStubCode)) {
+        stubs_note_fallback(); /* the listing shows another variant than the flags name: say why first */
         codecache_print(&stubs.cache, stdout);
+    }
     /* without the handler (sigaction failed) a crash in a stub is a plain signal death */
     if (host)
         (void)stub_crash_handler_install(&stubs.cache);

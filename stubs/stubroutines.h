@@ -42,6 +42,10 @@ typedef struct stub_sha3_mb_entry {
 typedef struct stub_routines {
     stub_sha3_entry sha3_implCompress;
     stub_sha3_mb_entry sha3_implCompressMB;
+    /* The host feature the variant the flags asked for needed and the host
+       lacks (an emulated CPU's choice: "sha3"), so another variant was
+       generated; NULL when the flags' variant is the one that runs. */
+    const char *sha3_missing_feature;
 } stub_routines;
 
 /* The table (all NULL until stubs_generate() ran). */
@@ -69,12 +73,22 @@ void stubs_generate(bool aarch64_target, const cpu_info *host);
  * (mapped here, capacity bytes), the entries into *table when host is not
  * NULL (the stubs are made executable to run on host). A variant that uses
  * a feature host lacks (the flags followed an emulated CPU) is replaced by
- * the best one host runs, with one VM warning.
+ * the best one host runs, and table->sha3_missing_feature names the feature
+ * (stubs_note_fallback prints it).
  * When the cache cannot be mapped or a generator fails: one VM warning, cc
  * released, *table untouched, UseSHA3Intrinsics set false (FLAG_SET_DEFAULT,
  * as the ergonomics do for a stub that is not available), and false.
  */
 bool stubs_generate_into(codecache *cc, size_t capacity, stub_routines *table, const cpu_info *host);
+
+/*
+ * Say, once, that the stubs that run are not the variant the flags name
+ * (table->sha3_missing_feature): a VM warning. stubs_generate calls it before
+ * a -XX:+PrintStubCode listing; otherwise the launcher does when a program
+ * starts, so -version and -XX:+PrintFlagsFinal alone (a study of an emulated
+ * CPU's defaults) print nothing more than the flags, as in what-if mode.
+ */
+void stubs_note_fallback(void);
 
 /* The VM's code cache (nothing in it before stubs_generate). */
 const codecache *stubs_code_cache(void);

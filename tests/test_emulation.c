@@ -217,9 +217,26 @@ static void cpuinfo_claiming_sha3(void **state)
     run_cpu(option, CPU_ARCH_AARCH64);
 }
 
+/* Only a running program is told about the fallback: -version and PrintFlagsFinal
+   alone study the emulated CPU's defaults and print nothing more (as in what-if mode). */
+static void defaults_study_prints_no_fallback_warning(void **state)
+{
+    (void)state;
+    const char *argv[] = {"-XX:+UnlockDiagnosticVMOptions", "-XX:EmulateCPU=apple-m4", "-XX:+PrintFlagsFinal",
+                          "-version", NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    tu_expect_status(&r, 0);
+    tu_expect_text("stderr", r.err, TU_EXACT,
+                   "minivm version \"0.1.0\"\nminivm Runtime Environment (build 0.1.0)\n"
+                   "minivm 64-Bit VM (build 0.1.0, interpreted mode)\n");
+    tu_expect_text("stdout", r.out, TU_CONTAINS, "UseSIMDForSHA3Intrinsic                  = true");
+    tu_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(defaults_study_prints_no_fallback_warning),
         cmocka_unit_test(every_catalog_cpu),
         cmocka_unit_test(every_cpuinfo_text),
         cmocka_unit_test(cpuinfo_claiming_sha3),
