@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "disassembler.h"
+#include "stub_arch.h"
 #include "flags.h"
 
 bool codecache_init(codecache *cc, size_t capacity, char *err, size_t errlen)
@@ -118,10 +119,13 @@ const stub_mark *codecache_find(const codecache *cc, const void *pc)
     return NULL;
 }
 
-void codecache_print(const codecache *cc, FILE *out)
+/* The widest x86-64 instruction is 15 bytes: its hex column, "xx " each. */
+#define BYTES_COLUMN (15 * 3)
+
+void codecache_print(const codecache *cc, const stub_code_format *fmt, FILE *out)
 {
     char err[512];
-    stub_disasm *d = stub_disasm_open(err, sizeof err);
+    stub_disasm *d = stub_disasm_open(fmt->llvm_target, fmt->llvm_triple, fmt->llvm_features, err, sizeof err);
     if (!d && err[0])
         vm_warning("PrintStubCode: cannot load LLVM's disassembler (%s): the text column is empty", err);
     for (int i = 0; i < cc->nstubs; i++) {
@@ -132,12 +136,27 @@ void codecache_print(const codecache *cc, FILE *out)
         if (m->entry != m->start)
             fprintf(out, ", entry 0x%04zx", (size_t)(m->entry - m->start));
         fputc('\n', out);
-        for (size_t off = 0; off + 4 <= size; off += 4) {
-            uint32_t word;
-            memcpy(&word, m->start + off, sizeof word); /* host order: AArch64 hosts are little-endian */
+        for (size_t off = 0; off < size;) {
             char text[160];
-            stub_disasm_word(d, word, off, text, sizeof text);
-            fprintf(out, "0x%04zx:  %08" PRIx32 "  %s\n", off, word, text);
+            size_t n = stub_disasm_insn(d, m->start + off, size - off, off, text, sizeof text);
+            if (fmt->insn_size) {
+                n = fmt->insn_size; /* one word a line, valid or not */
+                if (off + n > size)
+                    break;
+                uint32_t word = 0; /* the instruction's little-endian bytes as one number */
+                for (size_t b = 0; b < n; b++)
+                    word |= (uint32_t)m->start[off + b] << (8 * b);
+                fprintf(out, "0x%04zx:  %0*" PRIx32 "  %s\n", off, (int)(2 * n), word, text);
+            } else {
+                if (n == 0) /* no disassembler, or bytes it does not know: a chunk, no text */
+                    n = size - off < 8 ? size - off : 8;
+                char hex[BYTES_COLUMN + 1];
+                size_t h = 0;
+                for (size_t b = 0; b < n && h + 3 < sizeof hex; b++)
+                    h += (size_t)snprintf(hex + h, sizeof hex - h, "%02x ", m->start[off + b]);
+                fprintf(out, "0x%04zx:  %-*s %s\n", off, BYTES_COLUMN, hex, text);
+            }
+            off += n;
         }
         fputc('\n', out);
     }

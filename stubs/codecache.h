@@ -86,18 +86,24 @@ void codecache_release(codecache *cc);
 /* The stub whose [start, end) holds pc, or NULL. Async-signal-safe. */
 const stub_mark *codecache_find(const codecache *cc, const void *pc);
 
+struct stub_code_format; /* stub_arch.h: how the architecture's code is printed */
+
 /*
  * -XX:+PrintStubCode: every stub, in generation order, as
  *
  *   StubRoutines::<name> (<variant>) [<start>, <end>] (<size> bytes)
- *   0x%04x:  %08x  <disassembly>        one line per 32-bit word
+ *   0x%04x:  %08x  <disassembly>        fixed-size instructions (AArch64):
+ *                                       one line per 32-bit word
+ *   0x%04x:  62 f1 fd 48 6f 01  <disassembly>
+ *                                       variable length (x86-64): the bytes of
+ *                                       one instruction, padded to a column
  *
  * then an empty line. The offset is from the stub's start (the crash
- * handler's offsets are the same), the word is the instruction's encoding,
- * the text is LLVM's (disassembler.h) or empty in a build without it. When
- * callers enter after data at the start, the header ends ", entry 0x%04x".
- * The words are AArch64 instructions: the only stubs minivm generates.
+ * handler's offsets are the same), then the instruction's encoding, then
+ * LLVM's text for fmt's target (disassembler.h), empty in a build without
+ * it (variable-length code is then shown 8 bytes a line). When callers enter
+ * after data at the start, the header ends ", entry 0x%04x".
  */
-void codecache_print(const codecache *cc, FILE *out);
+void codecache_print(const codecache *cc, const struct stub_code_format *fmt, FILE *out);
 
 #endif

@@ -22,10 +22,12 @@
 #include <sched.h>
 #endif
 
-static const cpu_arch_ops *const arches[] = { &a64_cpu_ops, &x64_cpu_ops };
+#define CPU_OPS_REF(id, folder, prefix) &prefix##_cpu_ops,
+static const cpu_arch_ops *const arches[] = { MVM_ARCHES(CPU_OPS_REF) };
+#undef CPU_OPS_REF
 #define NARCHES (sizeof arches / sizeof arches[0])
 
-static const cpu_arch_ops *ops_for(cpu_arch arch)
+const cpu_arch_ops *cpu_arch_ops_for(cpu_arch arch)
 {
     for (size_t i = 0; i < NARCHES; i++)
         if (arches[i]->arch == arch)
@@ -35,22 +37,16 @@ static const cpu_arch_ops *ops_for(cpu_arch arch)
 
 cpu_arch cpu_host_arch(void)
 {
-#if defined(__aarch64__) || defined(__arm64__)
-    return CPU_ARCH_AARCH64;
-#elif defined(__x86_64__)
-    return CPU_ARCH_X86_64;
-#else
+    for (size_t i = 0; i < NARCHES; i++)
+        if (arches[i]->is_host)
+            return arches[i]->arch;
     return CPU_ARCH_UNKNOWN;
-#endif
 }
 
 const char *cpu_arch_name(cpu_arch arch)
 {
-    switch (arch) {
-    case CPU_ARCH_AARCH64: return "aarch64";
-    case CPU_ARCH_X86_64:  return "x86_64";
-    default:               return "unknown";
-    }
+    const cpu_arch_ops *ops = cpu_arch_ops_for(arch);
+    return ops ? ops->name : "unknown";
 }
 
 static void copy_str(char *dst, size_t len, const char *src)
@@ -81,7 +77,7 @@ bool cpu_detect_host(cpu_info *info)
     memset(info, 0, sizeof *info);
     info->origin = CPU_DETECTED;
     cpu_host_counts(&info->total_cpus, &info->active_cpus);
-    const cpu_arch_ops *ops = ops_for(cpu_host_arch());
+    const cpu_arch_ops *ops = cpu_arch_ops_for(cpu_host_arch());
     if (!ops || !ops->detect(info)) {
         info->arch = CPU_ARCH_UNKNOWN;
         return false;
@@ -171,7 +167,7 @@ void cpu_features_string(const cpu_info *info, char *buf, size_t len)
     if (len == 0)
         return;
     buf[0] = '\0';
-    const cpu_arch_ops *ops = ops_for(info->arch);
+    const cpu_arch_ops *ops = cpu_arch_ops_for(info->arch);
     if (ops)
         ops->features_string(info, buf, len);
     else
@@ -214,13 +210,13 @@ void cpu_append_feature_names(const cpu_arch_ops *ops, const cpu_info *info, cha
 
 int cpu_feature_count(cpu_arch arch)
 {
-    const cpu_arch_ops *ops = ops_for(arch);
+    const cpu_arch_ops *ops = cpu_arch_ops_for(arch);
     return ops ? ops->feature_count : 0;
 }
 
 const char *cpu_feature_name(cpu_arch arch, int feature)
 {
-    const cpu_arch_ops *ops = ops_for(arch);
+    const cpu_arch_ops *ops = cpu_arch_ops_for(arch);
     if (!ops || feature < 0 || feature >= ops->feature_count)
         return NULL;
     const cpu_feature_desc *d = &ops->features[feature];
@@ -240,7 +236,7 @@ static int lookup_n(const cpu_arch_ops *ops, const char *name, size_t len)
 
 int cpu_feature_lookup(cpu_arch arch, const char *name)
 {
-    const cpu_arch_ops *ops = ops_for(arch);
+    const cpu_arch_ops *ops = cpu_arch_ops_for(arch);
     return ops && name ? lookup_n(ops, name, strlen(name)) : -1;
 }
 

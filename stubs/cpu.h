@@ -27,11 +27,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "arch_list.h"
+
+/* CPU_ARCH_AARCH64, CPU_ARCH_X86_64 ...: one per architecture folder (arch_list.h) */
+#define CPU_ARCH_ENUM(id, folder, prefix) CPU_ARCH_##id,
 typedef enum cpu_arch {
     CPU_ARCH_UNKNOWN = 0,  /* a host minivm has no CPU support for */
-    CPU_ARCH_AARCH64,
-    CPU_ARCH_X86_64
+    MVM_ARCHES(CPU_ARCH_ENUM)
 } cpu_arch;
+#undef CPU_ARCH_ENUM
 
 typedef enum cpu_origin {
     CPU_DETECTED,          /* the host's own CPU */

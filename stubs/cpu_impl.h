@@ -19,6 +19,8 @@ typedef struct cpu_feature_desc {
 
 typedef struct cpu_arch_ops {
     cpu_arch arch;
+    const char *name;                   /* "aarch64", "x86_64" (cpu_arch_name) */
+    bool is_host;                       /* this binary was compiled for the architecture */
     int feature_count;
     const cpu_feature_desc *features;   /* indexed by the arch's feature enum */
 
@@ -35,8 +37,12 @@ typedef struct cpu_arch_ops {
     void (*features_string)(const cpu_info *info, char *buf, size_t len);
 } cpu_arch_ops;
 
-extern const cpu_arch_ops a64_cpu_ops;
-extern const cpu_arch_ops x64_cpu_ops;
+#define CPU_OPS_DECLARE(id, folder, prefix) extern const cpu_arch_ops prefix##_cpu_ops;
+MVM_ARCHES(CPU_OPS_DECLARE)
+#undef CPU_OPS_DECLARE
+
+/* The architecture's ops, or NULL (CPU_ARCH_UNKNOWN). */
+const cpu_arch_ops *cpu_arch_ops_for(cpu_arch arch);
 
 /* ---- helpers for the architecture folders (cpu.c) ------------------------- */
 

@@ -6,10 +6,6 @@
  * cache's marks (written before the handler was installed, never after),
  * formats with its own digit loops and writes with write(2), then abort()s.
  */
-#if defined(__linux__)
-#define _GNU_SOURCE /* REG_RIP in <sys/ucontext.h> */
-#endif
-
 #include "crash_handler.h"
 
 #include <errno.h>
@@ -17,7 +13,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 static const int crash_signals[] = {SIGILL, SIGSEGV, SIGBUS};
@@ -26,23 +21,10 @@ static const int crash_signals[] = {SIGILL, SIGSEGV, SIGBUS};
 /* Part of the stub table's start-up state: set by the first install, then only read. */
 static struct {
     const codecache *cache;
+    const stub_arch_ops *host; /* reads the signal context */
     bool installed;
     struct sigaction previous[NSIGNALS]; /* what a fault outside the stubs gets */
 } crash;
-
-/* The interrupted pc, from the signal's machine context. */
-static uintptr_t fault_pc(const void *context)
-{
-    const ucontext_t *uc = context;
-#if defined(__aarch64__) && defined(__linux__)
-    return (uintptr_t)uc->uc_mcontext.pc;
-#elif defined(__x86_64__) && defined(__linux__)
-    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-#else
-    (void)uc;
-    return 0; /* unknown layout: no fault is attributed to a stub */
-#endif
-}
 
 /* ---- async-signal-safe formatting --------------------------------------------------------------- */
 
@@ -69,6 +51,26 @@ static void put_hex(line *l, uintptr_t v, int digits)
     put_str(l, "0x");
     while (n > 0 && l->pos + 1 < l->len)
         l->buf[l->pos++] = tmp[--n];
+}
+
+void stub_crash_put_str(char *buf, size_t len, size_t *pos, const char *s)
+{
+    if (len == 0)
+        return;
+    line l = {buf, len, *pos < len ? *pos : len - 1};
+    put_str(&l, s);
+    l.buf[l.pos] = '\0';
+    *pos = l.pos;
+}
+
+void stub_crash_put_hex(char *buf, size_t len, size_t *pos, uintptr_t v, int digits)
+{
+    if (len == 0)
+        return;
+    line l = {buf, len, *pos < len ? *pos : len - 1};
+    put_hex(&l, v, digits);
+    l.buf[l.pos] = '\0';
+    *pos = l.pos;
 }
 
 static const char *signal_name(int sig)
@@ -116,11 +118,15 @@ static int signal_index(int sig)
 static void crash_handler(int sig, siginfo_t *info, void *context)
 {
     int saved_errno = errno;
-    uintptr_t pc = fault_pc(context);
+    uintptr_t pc = crash.host->fault_pc(context);
     const stub_mark *m = crash.cache ? codecache_find(crash.cache, (const void *)pc) : NULL;
     if (m) {
-        char msg[512];
+        char msg[2048];
         size_t n = stub_crash_format(msg, sizeof msg, sig, m, pc);
+        if (crash.host->crash_registers) {
+            crash.host->crash_registers(context, msg + n, sizeof msg - n);
+            n += strlen(msg + n);
+        }
         ssize_t w = write(STDERR_FILENO, msg, n);
         (void)w; /* nothing left to do if stderr is gone */
         abort();
@@ -139,9 +145,12 @@ static void crash_handler(int sig, siginfo_t *info, void *context)
     errno = saved_errno;
 }
 
-bool stub_crash_handler_install(const codecache *cc)
+bool stub_crash_handler_install(const codecache *cc, const stub_arch_ops *host)
 {
+    if (!host || !host->fault_pc)
+        return false; /* a signal context this build cannot read: no fault is attributed to a stub */
     crash.cache = cc;
+    crash.host = host;
     if (crash.installed)
         return true;
     struct sigaction sa;

@@ -8,7 +8,8 @@
  *   # minivm: SIGILL (0x4) in stub sha3_implCompress (simd) at offset 0x0124, pc=0x0000ffff8c4e7b24
  *
  * (the offset is from the stub's start, as -XX:+PrintStubCode numbers its
- * lines) and the VM ends as HotSpot's fatal error handler does: abort(),
+ * lines), then the registers of the signal context ("#   x0=0x... x1=..."),
+ * and the VM ends as HotSpot's fatal error handler does: abort(),
  * exit status 134 in a shell. A fault anywhere else behaves exactly as
  * without the handler: the previous action is restored and the signal is
  * taken again by it (the default one terminates with the signal; a
@@ -21,11 +22,19 @@
 #include <stdint.h>
 
 #include "codecache.h"
+#include "stub_arch.h"
 
 /* Handle SIGILL, SIGSEGV and SIGBUS for faults in cc's stubs. cc is read
    in the handler, so it must live (and stay sealed) as long as the process;
-   a second call only switches the cache. False when sigaction fails. */
-bool stub_crash_handler_install(const codecache *cc);
+   a second call only switches the cache. host: the host architecture's ops
+   (fault_pc, crash_registers). False when sigaction fails, or when host
+   cannot read a signal context. */
+bool stub_crash_handler_install(const codecache *cc, const stub_arch_ops *host);
+
+/* Async-signal-safe formatting for crash_registers: append to buf (len
+   bytes, kept NUL-terminated) at *pos. */
+void stub_crash_put_str(char *buf, size_t len, size_t *pos, const char *s);
+void stub_crash_put_hex(char *buf, size_t len, size_t *pos, uintptr_t v, int digits); /* 0x and >= digits */
 
 /* The line above, for signal sig at pc in m, NUL-terminated, '\n' included
    (truncated to len). Async-signal-safe (no stdio). Returns its length. */

@@ -1,5 +1,5 @@
 /*
- * stubs/disassembler.c — AArch64 disassembly through LLVM's C API
+ * stubs/disassembler.c — disassembly through LLVM's C API
  * (llvm-c/Disassembler.h), loaded with dlopen on first use, or nothing.
  * stubs/meson.build sets MINIVM_LLVM_LIBRARY (the shared library's real
  * path) when the llvm_disassembler feature found a usable LLVM; the headers
@@ -45,7 +45,7 @@ bool stub_disasm_available(void) { return true; }
         memcpy(&api->field, &sym_, sizeof sym_);                                     \
     } while (0)
 
-static bool load_api(llvm_api *api, char *err, size_t errlen)
+static bool load_api(llvm_api *api, const char *target, char *err, size_t errlen)
 {
     /* Kept loaded until exit (no dlclose): LLVM's static destructors and its
        target registry are not meant to be unloaded and loaded again. */
@@ -54,10 +54,14 @@ static bool load_api(llvm_api *api, char *err, size_t errlen)
         snprintf(err, errlen, "%s", dlerror());
         return false;
     }
-    /* Only AArch64 is needed, so only it is registered (not LLVMInitializeAll*). */
-    LOOKUP(init_target_info, "LLVMInitializeAArch64TargetInfo");
-    LOOKUP(init_target_mc, "LLVMInitializeAArch64TargetMC");
-    LOOKUP(init_disassembler, "LLVMInitializeAArch64Disassembler");
+    /* Only the target printed is registered (not LLVMInitializeAll*). */
+    char name[64];
+    snprintf(name, sizeof name, "LLVMInitialize%sTargetInfo", target);
+    LOOKUP(init_target_info, name);
+    snprintf(name, sizeof name, "LLVMInitialize%sTargetMC", target);
+    LOOKUP(init_target_mc, name);
+    snprintf(name, sizeof name, "LLVMInitialize%sDisassembler", target);
+    LOOKUP(init_disassembler, name);
     LOOKUP(create, "LLVMCreateDisasmCPUFeatures");
     LOOKUP(disasm, "LLVMDisasmInstruction");
     LOOKUP(dispose, "LLVMDisasmDispose");
@@ -65,24 +69,25 @@ static bool load_api(llvm_api *api, char *err, size_t errlen)
 }
 #undef LOOKUP
 
-stub_disasm *stub_disasm_open(char *err, size_t errlen)
+stub_disasm *stub_disasm_open(const char *target, const char *triple, const char *features, char *err,
+                              size_t errlen)
 {
     llvm_api api;
     if (errlen)
         err[0] = '\0';
-    if (!load_api(&api, err, errlen))
+    if (!load_api(&api, target, err, errlen))
         return NULL;
     api.init_target_info();
     api.init_target_mc();
     api.init_disassembler();
-    /* +sha3: LLVM does not infer it from an empty CPU name, and without it
-       eor3/rax1/xar/bcax are "invalid" (REFERENCE §6, as with llvm-mc). */
-    LLVMDisasmContextRef ctx = api.create("aarch64-linux-gnu", "", "+sha3", NULL, 0, NULL, NULL);
+    /* The features the stubs may use: LLVM does not infer them from an empty
+       CPU name (without +sha3, eor3/rax1/xar/bcax are "invalid", as with llvm-mc). */
+    LLVMDisasmContextRef ctx = api.create(triple, "", features, NULL, 0, NULL, NULL);
     stub_disasm *d = ctx ? malloc(sizeof *d) : NULL;
     if (!d) {
         if (ctx)
             api.dispose(ctx);
-        snprintf(err, errlen, "no AArch64 disassembler in %s", MINIVM_LLVM_LIBRARY);
+        snprintf(err, errlen, "no %s disassembler in %s", target, MINIVM_LLVM_LIBRARY);
         return NULL;
     }
     d->api = api;
@@ -126,30 +131,33 @@ static void tidy(const char *raw, char *out, size_t len)
     out[o] = '\0';
 }
 
-const char *stub_disasm_word(stub_disasm *d, uint32_t word, uint64_t pc, char *out, size_t len)
+size_t stub_disasm_insn(stub_disasm *d, const uint8_t *code, size_t avail, uint64_t pc, char *out, size_t len)
 {
-    if (len == 0)
-        return out;
-    out[0] = '\0';
-    if (!d)
-        return out;
-    /* AArch64 instructions are little-endian words whatever the host's byte order. */
-    uint8_t bytes[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16), (uint8_t)(word >> 24)};
+    if (len)
+        out[0] = '\0';
+    if (!d || len == 0)
+        return 0;
+    uint8_t bytes[16]; /* LLVM takes a mutable buffer; no instruction is longer than 15 bytes */
+    size_t n = avail < sizeof bytes ? avail : sizeof bytes;
+    memcpy(bytes, code, n);
     char raw[256];
-    if (d->api.disasm(d->ctx, bytes, sizeof bytes, pc, raw, sizeof raw) != sizeof bytes) {
+    size_t got = d->api.disasm(d->ctx, bytes, n, pc, raw, sizeof raw);
+    if (got == 0) {
         snprintf(out, len, "<invalid>");
-        return out;
+        return 0;
     }
     tidy(raw, out, len);
-    return out;
+    return got;
 }
 
 #else /* no LLVM: every word is printed, its text column stays empty */
 
 bool stub_disasm_available(void) { return false; }
 
-stub_disasm *stub_disasm_open(char *err, size_t errlen)
+stub_disasm *stub_disasm_open(const char *target, const char *triple, const char *features, char *err,
+                              size_t errlen)
 {
+    (void)target, (void)triple, (void)features;
     if (errlen)
         err[0] = '\0';
     return NULL;
@@ -157,12 +165,12 @@ stub_disasm *stub_disasm_open(char *err, size_t errlen)
 
 void stub_disasm_close(stub_disasm *d) { (void)d; }
 
-const char *stub_disasm_word(stub_disasm *d, uint32_t word, uint64_t pc, char *out, size_t len)
+size_t stub_disasm_insn(stub_disasm *d, const uint8_t *code, size_t avail, uint64_t pc, char *out, size_t len)
 {
-    (void)d, (void)word, (void)pc;
+    (void)d, (void)code, (void)avail, (void)pc;
     if (len)
         out[0] = '\0';
-    return out;
+    return 0;
 }
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * stubs/disassembler.h — AArch64 disassembly for -XX:+PrintStubCode
+ * stubs/disassembler.h — disassembly for -XX:+PrintStubCode, for any target
+ * LLVM knows (AArch64 and x86-64 here)
  * (HotSpot's Disassembler, which loads hsdis on demand; minivm loads LLVM's
  * C disassembler, llvm-c/Disassembler.h, the same way).
  *
@@ -23,17 +24,21 @@ typedef struct stub_disasm stub_disasm;
 /* Was this build configured with LLVM's disassembler? */
 bool stub_disasm_available(void);
 
-/* An AArch64 (+sha3) disassembler; NULL without LLVM (err "") or when the
-   library cannot be loaded (why in err). */
-stub_disasm *stub_disasm_open(char *err, size_t errlen);
+/* A disassembler for LLVM target `target` ("AArch64", "X86": the name in
+   LLVMInitialize<target>TargetInfo), triple and features ("+sha3");
+   NULL without LLVM (err "") or when the library or the target cannot be
+   loaded (why in err). */
+stub_disasm *stub_disasm_open(const char *target, const char *triple, const char *features, char *err,
+                              size_t errlen);
 void stub_disasm_close(stub_disasm *d);
 
 /*
- * The text of one instruction word at offset pc (branch targets are shown
- * relative, as LLVM prints them), tidied: the mnemonic padded to a column,
- * no tabs ("eor3    v0.16b, v1.16b, v2.16b, v3.16b"). "<invalid>" for a
- * word that is no instruction; "" when d is NULL. Returns out.
+ * The instruction at code (avail bytes) at offset pc (branch targets are
+ * shown relative, as LLVM prints them): its length, and its text tidied:
+ * the mnemonic padded to a column, no tabs ("eor3    v0.16b, v1.16b,
+ * v2.16b, v3.16b"). 0 and "<invalid>" for bytes that are no instruction;
+ * 0 and "" when d is NULL.
  */
-const char *stub_disasm_word(stub_disasm *d, uint32_t word, uint64_t pc, char *out, size_t len);
+size_t stub_disasm_insn(stub_disasm *d, const uint8_t *code, size_t avail, uint64_t pc, char *out, size_t len);
 
 #endif

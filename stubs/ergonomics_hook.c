@@ -8,7 +8,7 @@
 #include "ergonomics_hook.h"
 
 #include "cpu.h"
-#include "ergonomics.h"
+#include "stub_arch.h"
 #include "stubroutines.h"
 
 /* Part of the stub table's start-up state: written once, before any program runs. */
@@ -16,15 +16,6 @@ static struct {
     cpu_info cpu;
     bool what_if; /* the selected CPU's architecture is not the host's */
 } stub_cpu;
-
-/* Can this build generate the SHA-3 stub variant for the host? Both AArch64
-   variants on an AArch64 host (whether the CPU can run SIMD's sha3
-   instructions is the ergonomics' question); nothing for x86-64 yet. */
-static bool sha3_stub_available(bool simd)
-{
-    (void)simd;
-    return cpu_host_arch() == CPU_ARCH_AARCH64;
-}
 
 flag_arch stubs_target_arch(const char *emulate_cpu, const char *cpuinfo_file)
 {
@@ -36,7 +27,8 @@ flag_arch stubs_target_arch(const char *emulate_cpu, const char *cpuinfo_file)
     /* an unknown CPU or an unreadable file: the host's flags; CPU selection reports the error */
     if (!known)
         return flags_host_arch();
-    return info.arch == CPU_ARCH_AARCH64 ? FLAG_ARCH_AARCH64 : FLAG_ARCH_X86_64;
+    const stub_arch_ops *ops = stub_arch_ops_for(info.arch);
+    return ops ? (flag_arch)ops->flag_arch : flags_host_arch();
 }
 
 int stubs_select_cpu_and_ergonomics(FILE *err)
@@ -59,21 +51,19 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
     stub_cpu.what_if = cpu->arch != cpu_host_arch();
     if (FLAG(PrintCPUFeatures))
         cpu_print(cpu, stdout);
-    if (cpu->arch == CPU_ARCH_AARCH64)
-        a64_sha_ergonomics(cpu);
-    else
-        x64_sha_ergonomics(cpu);
+    const stub_arch_ops *arch = stub_arch_ops_for(cpu->arch);
+    arch->ergonomics(cpu);
     /*
      * An intrinsic flag that ends true means its stub runs. In what-if mode the
      * flags show the emulated CPU's choice (that is the point of the mode) and
      * stubs_note_program_start says no stub runs; otherwise a flag whose stub
      * this build lacks ends false, with HotSpot's warning.
      */
-    if (!stub_cpu.what_if && FLAG(UseSHA3Intrinsics) &&
-        !sha3_stub_available(cpu->arch == CPU_ARCH_AARCH64 && FLAG(UseSIMDForSHA3Intrinsic))) {
-        vm_warning("Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not available "
-                   "on this CPU.");
-        FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
+    for (int f = 0; f < STUB_FAMILY_COUNT && !stub_cpu.what_if; f++) {
+        if (stub_family_flag((stub_family)f) && !arch->choose((stub_family)f, NULL).variant) {
+            vm_warning("%s", stub_family_descs[f].unavailable);
+            stub_family_flag_off((stub_family)f);
+        }
     }
     /*
      * The flags are final: the stubs they ask for (stubroutines.c), for the
@@ -84,14 +74,17 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
     const cpu_info *host = NULL;
     if (!stub_cpu.what_if)
         host = cpu->origin == CPU_DETECTED ? cpu : cpu_detect_host(&host_cpu) ? &host_cpu : NULL;
-    stubs_generate(cpu->arch == CPU_ARCH_AARCH64, host);
+    stubs_generate(arch, host);
     return 0;
 }
 
 void stubs_note_program_start(void)
 {
     stubs_note_fallback();
-    if (!stub_cpu.what_if || !FLAG(UseSHA3Intrinsics))
+    bool any = false;
+    for (int f = 0; f < STUB_FAMILY_COUNT; f++)
+        any |= stub_family_flag((stub_family)f);
+    if (!stub_cpu.what_if || !any)
         return;
     vm_warning("%s is emulated on an %s host: no %s stub runs here, intrinsic candidates run their bytecode",
                stub_cpu.cpu.origin_name[0] ? stub_cpu.cpu.origin_name : "the CPU",

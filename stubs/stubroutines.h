@@ -6,11 +6,8 @@
  * runs here" (flag off, a CPU without a generator, what-if mode, generation
  * failed), and the candidate runs its bytecode.
  *
- * The C signatures are the AArch64 stubs' calling convention (REFERENCE §4):
- * buf is already b + ofs, state is the long[25] of lanes (A[x + 5y]),
- * block_size one of 72/104/136/144/168. The multi-block stub absorbs and
- * permutes `do { ...; ofs += block_size; } while (ofs <= limit)` and returns
- * the final ofs, exactly as DigestBase.implCompressMultiBlock0 does.
+ * Everything here is expanded from stubdeclarations.h: one entry per stub,
+ * named as the stub, with its C signature (stub_<name>_fn).
  */
 #ifndef MINIVM_STUBROUTINES_H
 #define MINIVM_STUBROUTINES_H
@@ -21,32 +18,53 @@
 
 #include "codecache.h"
 #include "cpu.h"
+#include "stub_arch.h"
+#include "stubdeclarations.h"
 
-typedef void (*stub_sha3_compress_fn)(const uint8_t *buf, int64_t *state, int32_t block_size);
-typedef int32_t (*stub_sha3_compress_mb_fn)(const uint8_t *buf, int64_t *state, int32_t block_size,
-                                            int32_t ofs, int32_t limit);
+/* stub_sha3_implCompress_fn ...: the C signature of each stub */
+#define STUB_FN_TYPEDEF(name, family, intrinsic, ret, params) typedef ret(*stub_##name##_fn) params;
+STUB_DECLARATIONS(STUB_FN_TYPEDEF)
+#undef STUB_FN_TYPEDEF
 
 /* One entry: the function, and the stub's name and variant for messages. */
-typedef struct stub_sha3_entry {
-    stub_sha3_compress_fn fn;
-    const char *name;     /* "sha3_implCompress" */
-    const char *variant;  /* "gpr", "simd" */
-} stub_sha3_entry;
-
-typedef struct stub_sha3_mb_entry {
-    stub_sha3_compress_mb_fn fn;
-    const char *name;     /* "sha3_implCompressMB" */
-    const char *variant;
-} stub_sha3_mb_entry;
+#define STUB_ENTRY_TYPEDEF(stub, family, intrinsic, ret, params) \
+    typedef struct stub_##stub##_entry {                         \
+        stub_##stub##_fn fn;                                     \
+        const char *name;    /* "sha3_implCompress" */           \
+        const char *variant; /* "gpr", "simd" */                 \
+    } stub_##stub##_entry;
+STUB_DECLARATIONS(STUB_ENTRY_TYPEDEF)
+#undef STUB_ENTRY_TYPEDEF
 
 typedef struct stub_routines {
-    stub_sha3_entry sha3_implCompress;
-    stub_sha3_mb_entry sha3_implCompressMB;
-    /* The host feature the variant the flags asked for needed and the host
-       lacks (an emulated CPU's choice: "sha3"), so another variant was
-       generated; NULL when the flags' variant is the one that runs. */
-    const char *sha3_missing_feature;
+#define STUB_ENTRY_FIELD(name, family, intrinsic, ret, params) stub_##name##_entry name;
+    STUB_DECLARATIONS(STUB_ENTRY_FIELD)
+#undef STUB_ENTRY_FIELD
+    /* Per family, the variant generated and, when the flags asked for one
+       the host cannot run (an emulated CPU's choice), which and why:
+       stubs_note_fallback prints it. */
+    stub_choice choice[STUB_FAMILY_COUNT];
 } stub_routines;
+
+/* Name, family and intrinsic of each stub, by stub_id. */
+typedef struct stub_desc {
+    const char *name;      /* "sha3_implCompress" */
+    stub_family family;
+    const char *intrinsic; /* "_sha3_implCompress" */
+} stub_desc;
+extern const stub_desc stub_descs[STUB_COUNT];
+
+/* Each family's flag, name and HotSpot's not-available warning, by stub_family. */
+typedef struct stub_family_desc {
+    int flag;                /* the flag_id (flags.h) that turns the family on */
+    const char *display;     /* "SHA-3" */
+    const char *unavailable; /* "Intrinsics for SHA3-224, ... not available on this CPU." */
+} stub_family_desc;
+extern const stub_family_desc stub_family_descs[STUB_FAMILY_COUNT];
+
+/* The family's flag, and setting it false as HotSpot's FLAG_SET_DEFAULT (origin unchanged). */
+bool stub_family_flag(stub_family f);
+void stub_family_flag_off(stub_family f);
 
 /* The table (all NULL until stubs_generate() ran). */
 const stub_routines *stub_routines_table(void);
@@ -57,34 +75,34 @@ const stub_routines *stub_routines_table(void);
 #define STUBS_CODE_CACHE_CAPACITY ((size_t)64 * 1024)
 
 /*
- * After ergonomics, with the flags final: generate the stubs they ask for
- * into the VM's code cache (target: the selected CPU is AArch64), print them
- * for -XX:+PrintStubCode, and, when they run here (host: the CPU this process
- * runs on; NULL in what-if mode, where the selected CPU is of another
- * architecture), fill the table and install the crash handler
+ * After ergonomics, with the flags final: generate the stubs they ask for on
+ * the target architecture (arch: the selected CPU's) into the VM's code
+ * cache, print them for -XX:+PrintStubCode, and, when they run here (host:
+ * the CPU this process runs on; NULL in what-if mode, where the selected CPU
+ * is of another architecture), fill the table and install the crash handler
  * (crash_handler.h). Nothing with UseCompiler off (-Xint). Called once.
  */
-void stubs_generate(bool aarch64_target, const cpu_info *host);
+void stubs_generate(const stub_arch_ops *arch, const cpu_info *host);
 
 /*
  * The generation step of stubs_generate with everything passed in (tests
- * use it with their own cache, table and a too-small capacity): the SHA-3
- * stubs UseSHA3Intrinsics and UseSIMDForSHA3Intrinsic ask for, into cc
- * (mapped here, capacity bytes), the entries into *table when host is not
- * NULL (the stubs are made executable to run on host). A variant that uses
- * a feature host lacks (the flags followed an emulated CPU) is replaced by
- * the best one host runs, and table->sha3_missing_feature names the feature
- * (stubs_note_fallback prints it).
+ * use it with their own cache, table and a too-small capacity): the stubs
+ * the flags ask for on arch, into cc (mapped here, capacity bytes), the
+ * entries into *table when host is not NULL (the stubs are made executable
+ * to run on host). A variant that uses a feature host lacks (the flags
+ * followed an emulated CPU) is replaced by the best one host runs, and
+ * table->choice[] says so (stubs_note_fallback prints it).
  * When the cache cannot be mapped or a generator fails: one VM warning, cc
- * released, *table untouched, UseSHA3Intrinsics set false (FLAG_SET_DEFAULT,
+ * released, *table untouched, the family's flag set false (FLAG_SET_DEFAULT,
  * as the ergonomics do for a stub that is not available), and false.
  */
-bool stubs_generate_into(codecache *cc, size_t capacity, stub_routines *table, const cpu_info *host);
+bool stubs_generate_into(const stub_arch_ops *arch, codecache *cc, size_t capacity, stub_routines *table,
+                         const cpu_info *host);
 
 /*
  * Say, once, that the stubs that run are not the variant the flags name
- * (table->sha3_missing_feature): a VM warning. stubs_generate calls it before
- * a -XX:+PrintStubCode listing; otherwise the launcher does when a program
+ * (table->choice[].asked): a VM warning. stubs_generate calls it before a
+ * -XX:+PrintStubCode listing; otherwise the launcher does when a program
  * starts, so -version and -XX:+PrintFlagsFinal alone (a study of an emulated
  * CPU's defaults) print nothing more than the flags, as in what-if mode.
  */

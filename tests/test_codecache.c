@@ -45,6 +45,7 @@
 #include "codecache.h"
 #include "cpu.h"
 #include "cpu_aarch64.h"
+#include "stub_arch.h"
 #include "crash_handler.h"
 #include "disassembler.h"
 #include "flags.h"
@@ -316,12 +317,12 @@ static void crash_in_stub_names_it(void *arg)
 {
     const codecache *cc = arg;
     set_default_actions();
-    if (!stub_crash_handler_install(cc))
+    if (!stub_crash_handler_install(cc, stub_arch_ops_for(cpu_host_arch())))
         _exit(98);
     call_stub((void *)(uintptr_t)cc->stubs[0].entry);
 }
 
-static void crash_in_a_stub_prints_one_line_and_aborts(void **state)
+static void crash_in_a_stub_prints_its_line_and_registers_and_aborts(void **state)
 {
     (void)state;
     codecache cc;
@@ -332,7 +333,23 @@ static void crash_in_a_stub_prints_one_line_and_aborts(void **state)
     char want[256];
     snprintf(want, sizeof want, "# minivm: SIGILL (0x4) in stub test_stub (host) at offset 0x%04zx, pc=0x%016" PRIxPTR "\n",
              fault_offset, (uintptr_t)m->start + fault_offset);
-    tu_expect_text("stderr", r.err, TU_EXACT, want);
+    tu_expect_text("stderr", r.err, TU_PREFIX, want);
+    /* then the registers, four a line: "#   rax=0x... rbx=0x..." (x86-64), "#   x0=0x..." (AArch64) */
+    const char *regs = r.err + strlen(want);
+    int lines = 0;
+    for (const char *l = regs; *l; lines++) {
+        const char *eol = strchr(l, '\n');
+        if (!eol || strncmp(l, "#   ", 4) != 0 || !memchr(l, '=', (size_t)(eol - l)))
+            fail_msg("register line %d malformed:\n%s", lines + 1, regs);
+        l = eol + 1;
+    }
+#if defined(__x86_64__)
+    assert_int_equal(lines, 4);
+    tu_expect_text("stderr", regs, TU_PREFIX, "#   rax=0x");
+#elif defined(__aarch64__)
+    assert_int_equal(lines, 8);
+    tu_expect_text("stderr", regs, TU_PREFIX, "#   x0=0x");
+#endif
     codecache_release(&cc);
 }
 
@@ -341,7 +358,7 @@ static void crash_past_the_stub(void *arg)
 {
     const codecache *cc = arg;
     set_default_actions();
-    if (!stub_crash_handler_install(cc))
+    if (!stub_crash_handler_install(cc, stub_arch_ops_for(cpu_host_arch())))
         _exit(98);
     call_stub((void *)(uintptr_t)cc->stubs[0].entry);
 }
@@ -360,7 +377,7 @@ static void segv_outside_stubs(void *arg)
 static void segv_outside_stubs_default(void *arg)
 {
     set_default_actions();
-    if (!stub_crash_handler_install(arg))
+    if (!stub_crash_handler_install(arg, stub_arch_ops_for(cpu_host_arch())))
         _exit(98);
     segv_outside_stubs(arg);
 }
@@ -368,7 +385,7 @@ static void segv_outside_stubs_default(void *arg)
 static void raised_segv_default(void *arg)
 {
     set_default_actions();
-    if (!stub_crash_handler_install(arg))
+    if (!stub_crash_handler_install(arg, stub_arch_ops_for(cpu_host_arch())))
         _exit(98);
     raise(SIGSEGV); /* sent, not a fault (si_code SI_TKILL) */
 }
@@ -379,7 +396,7 @@ static void segv_outside_stubs_program_handler(void *arg)
 {
     set_default_actions();
     signal(SIGSEGV, program_handler); /* installed before minivm's: the previous action */
-    if (!stub_crash_handler_install(arg))
+    if (!stub_crash_handler_install(arg, stub_arch_ops_for(cpu_host_arch())))
         _exit(98);
     segv_outside_stubs(arg);
 }
@@ -529,12 +546,12 @@ static void generates_both_sha3_stubs_in_each_variant(void **state)
         bool downgraded = simd && host && !cpu_has(host, A64_CPU_SHA3);
         if (downgraded)
             variant = "gpr";
-        assert_true(stubs_generate_into(&cc, STUBS_CODE_CACHE_CAPACITY, &table, host));
+        assert_true(stubs_generate_into(&a64_stub_ops, &cc, STUBS_CODE_CACHE_CAPACITY, &table, host));
         tu_expect_text("warnings", take_warnings(), TU_EXACT, ""); /* the launcher notes a fallback later */
         if (downgraded)
-            assert_string_equal(table.sha3_missing_feature, "sha3");
+            assert_string_equal(table.choice[STUB_FAMILY_SHA3].missing, "sha3");
         else
-            assert_null(table.sha3_missing_feature);
+            assert_null(table.choice[STUB_FAMILY_SHA3].missing);
         assert_true(FLAG(UseSHA3Intrinsics));
         assert_int_equal(cc.state, executable ? CODECACHE_EXECUTABLE : CODECACHE_READ_ONLY);
         assert_int_equal(cc.nstubs, 2);
@@ -606,9 +623,9 @@ static void variant_the_host_lacks_is_never_generated(void **state)
         aarch64_flags(true, cases[i].simd);
         codecache cc;
         stub_routines table = {0};
-        assert_true(stubs_generate_into(&cc, STUBS_CODE_CACHE_CAPACITY, &table, &host));
+        assert_true(stubs_generate_into(&a64_stub_ops, &cc, STUBS_CODE_CACHE_CAPACITY, &table, &host));
         tu_expect_text("warnings", take_warnings(), TU_EXACT, "");
-        const char *missing = table.sha3_missing_feature;
+        const char *missing = table.choice[STUB_FAMILY_SHA3].missing;
         if (cases[i].missing ? !missing || strcmp(missing, cases[i].missing) != 0 : missing != NULL)
             fail_msg("%s: missing feature %s, want %s", cases[i].name, missing ? missing : "(none)",
                      cases[i].missing ? cases[i].missing : "(none)");
@@ -643,7 +660,7 @@ static void generation_failure_warns_once_and_runs_interpreted(void **state)
     aarch64_flags(true, false);
     codecache fits;
     stub_routines unused = {0};
-    assert_true(stubs_generate_into(&fits, STUBS_CODE_CACHE_CAPACITY, &unused, NULL));
+    assert_true(stubs_generate_into(&a64_stub_ops, &fits, STUBS_CODE_CACHE_CAPACITY, &unused, NULL));
     size_t second_at = (size_t)(fits.stubs[1].start - fits.base);
     codecache_release(&fits);
 
@@ -672,7 +689,7 @@ static void generation_failure_warns_once_and_runs_interpreted(void **state)
         const cpu_info *host = aarch64_host();
         if (host && cases[i].simd && !cpu_has(host, A64_CPU_SHA3))
             host = NULL;
-        if (stubs_generate_into(&cc, capacity, &table, host))
+        if (stubs_generate_into(&a64_stub_ops, &cc, capacity, &table, host))
             fail_msg("%s: generation succeeded", cases[i].name);
         const char *w = take_warnings();
         char want[512];
@@ -801,7 +818,7 @@ int main(void)
         cmocka_unit_test(hand_encoded_function_runs_from_the_cache),
         cmocka_unit_test(stub_marks_and_lookup_by_pc),
         cmocka_unit_test(stub_marks_run_out),
-        cmocka_unit_test(crash_in_a_stub_prints_one_line_and_aborts),
+        cmocka_unit_test(crash_in_a_stub_prints_its_line_and_registers_and_aborts),
         cmocka_unit_test(faults_outside_stubs_reach_the_previous_action),
         cmocka_unit_test(crash_line_format),
     };

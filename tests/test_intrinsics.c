@@ -92,9 +92,8 @@ static int32_t counting_compress_mb(const uint8_t *buf, int64_t *state, int32_t 
 }
 
 static stub_routines counting = {
-    {counting_compress, "sha3_implCompress", "ref"},
-    {counting_compress_mb, "sha3_implCompressMB", "ref"},
-    NULL,
+    .sha3_implCompress = {counting_compress, "sha3_implCompress", "ref"},
+    .sha3_implCompressMB = {counting_compress_mb, "sha3_implCompressMB", "ref"},
 };
 
 typedef struct backend {
@@ -483,8 +482,8 @@ static void append_line(char *buf, size_t cap, const vm_program *p, const char *
     snprintf(buf + n, cap - n, "%s::%s (%u bytes)   %s\n", m->module->name, m->name, (unsigned)(m->ncode * 4), tail);
 }
 
-static const stub_routines no_entries = {{NULL, NULL, NULL}, {NULL, NULL, NULL}, NULL};
-static const stub_routines mb_only = {{NULL, NULL, NULL}, {counting_compress_mb, "sha3_implCompressMB", "ref"}, NULL};
+static const stub_routines no_entries = {.sha3_implCompress = {NULL, NULL, NULL}};
+static const stub_routines mb_only = {.sha3_implCompressMB = {counting_compress_mb, "sha3_implCompressMB", "ref"}};
 
 typedef struct print_case {
     const char *name;

@@ -159,15 +159,15 @@ static int has_stub(const stub_routines *t, vm_intrinsic_id id, const char **nam
     *name = *variant = NULL;
     if (!t)
         return 0;
+    /* the stub that serves each id, from stubs/stubdeclarations.h */
     switch (id) {
-    case VM_INTRINSIC_sha3_implCompress:
-        *name = t->sha3_implCompress.name;
-        *variant = t->sha3_implCompress.variant;
-        return t->sha3_implCompress.fn != NULL;
-    case VM_INTRINSIC_digestBase_implCompressMB:
-        *name = t->sha3_implCompressMB.name;
-        *variant = t->sha3_implCompressMB.variant;
-        return t->sha3_implCompressMB.fn != NULL;
+#define STUB_CASE(stub, family, intrinsic, ret, params) \
+    case VM_INTRINSIC##intrinsic:                        \
+        *name = t->stub.name;                            \
+        *variant = t->stub.variant;                      \
+        return t->stub.fn != NULL;
+        STUB_DECLARATIONS(STUB_CASE)
+#undef STUB_CASE
     default: return 0;
     }
 }

@@ -290,6 +290,10 @@ static void features_string(const cpu_info *info, char *buf, size_t len)
 
 const cpu_arch_ops a64_cpu_ops = {
     .arch = CPU_ARCH_AARCH64,
+    .name = "aarch64",
+#if defined(__aarch64__) || defined(__arm64__)
+    .is_host = true,
+#endif
     .feature_count = A64_CPU_FEATURE_COUNT,
     .features = features,
     .catalog_count = NCATALOG,

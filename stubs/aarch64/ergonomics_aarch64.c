@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cpu_aarch64.h"
-#include "ergonomics.h"
+#include "ergonomics_aarch64.h"
 #include "flags.h"
 
 #define ANY_IMPLEMENTER 0xffffffffu
@@ -65,7 +65,7 @@ static const sha3_policy_row *policy_row(const sha3_policy *p, uint32_t implemen
     return r;
 }
 
-bool a64_sha_ergonomics(const cpu_info *cpu)
+void a64_sha_ergonomics(const cpu_info *cpu)
 {
     const sha3_policy *policy = NULL;
     const char *want = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
@@ -73,7 +73,7 @@ bool a64_sha_ergonomics(const cpu_info *cpu)
         if (strcmp(policies[i].name, want) == 0)
             policy = &policies[i];
     if (!policy)
-        return false;
+        return; /* unreachable: the launcher refuses an unknown policy first */
 
     bool sha1 = cpu_has(cpu, A64_CPU_SHA1), sha256 = cpu_has(cpu, A64_CPU_SHA2);
     bool sha3 = cpu_has(cpu, A64_CPU_SHA3), sha512 = cpu_has(cpu, A64_CPU_SHA512);
@@ -129,5 +129,4 @@ bool a64_sha_ergonomics(const cpu_info *cpu)
     if (!(FLAG(UseSHA1Intrinsics) || FLAG(UseSHA256Intrinsics) || FLAG(UseSHA3Intrinsics) ||
           FLAG(UseSHA512Intrinsics)))
         FLAG_SET_DEFAULT(UseSHA, false);
-    return true;
 }

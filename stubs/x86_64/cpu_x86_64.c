@@ -292,6 +292,10 @@ static void features_string(const cpu_info *info, char *buf, size_t len)
 
 const cpu_arch_ops x64_cpu_ops = {
     .arch = CPU_ARCH_X86_64,
+    .name = "x86_64",
+#if defined(__x86_64__)
+    .is_host = true,
+#endif
     .feature_count = X64_CPU_FEATURE_COUNT,
     .features = features,
     .catalog_count = NCATALOG,

@@ -10,7 +10,7 @@
  * HotSpot's warning when asked for.
  */
 #include "cpu_x86_64.h"
-#include "ergonomics.h"
+#include "ergonomics_x86_64.h"
 #include "flags.h"
 
 void x64_sha_ergonomics(const cpu_info *cpu)

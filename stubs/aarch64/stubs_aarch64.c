@@ -1,0 +1,116 @@
+/*
+ * stubs/aarch64/stubs_aarch64.c — AArch64's part of the stub plumbing
+ * (stub_arch.h): which SHA-3 variant the flags and the host allow, the
+ * generators behind the stub ids, how the code is printed, and the crash
+ * handler's view of an AArch64 Linux signal context.
+ */
+#if defined(__aarch64__) && defined(__linux__)
+#define _GNU_SOURCE /* the field names of mcontext_t (pc, regs, sp) */
+#include <ucontext.h>
+#endif
+
+#include "stub_arch.h"
+
+#include <string.h>
+
+#include "cpu_aarch64.h"
+#include "crash_handler.h"
+#include "ergonomics_aarch64.h"
+#include "flags.h"
+#include "stubgenerator_aarch64.h"
+
+/*
+ * SHA-3: UseSIMDForSHA3Intrinsic picks SIMD or GPR. The variant that runs
+ * must use only what the host executes: the flags may describe another CPU
+ * (-XX:EmulateCPU, -XX:CPUInfoFile: ergonomics follow it), but the words run
+ * here, so a feature the host lacks means the GPR stub (base ISA only).
+ */
+static stub_choice choose(stub_family family, const cpu_info *host)
+{
+    stub_choice c = {NULL, NULL, NULL, NULL};
+    if (family != STUB_FAMILY_SHA3 || !FLAG(UseSHA3Intrinsics))
+        return c;
+    bool simd = FLAG(UseSIMDForSHA3Intrinsic);
+    c.variant = simd ? "simd" : "gpr";
+    uint64_t missing = host ? a64_sha3_variant_features(simd) & ~host->features : 0;
+    if (missing) {
+        int f = 0;
+        while (!(missing >> f & 1))
+            f++;
+        c.asked = c.variant;
+        c.missing = cpu_feature_name(CPU_ARCH_AARCH64, f);
+        c.flag = "UseSIMDForSHA3Intrinsic";
+        c.variant = "gpr";
+    }
+    return c;
+}
+
+static bool generate(stub_id id, const char *variant, uint8_t *code, size_t room, size_t *entry, size_t *size,
+                     char *err, size_t errlen)
+{
+    a64_sha3_config cfg = {
+        .simd = strcmp(variant, "simd") == 0,
+        .multi_block = id == STUB_ID_sha3_implCompressMB,
+        .preserve_fp = FLAG(PreserveFramePointer),
+        .r18_reserved = a64_platform_reserves_r18(),
+    };
+    if (id != STUB_ID_sha3_implCompress && id != STUB_ID_sha3_implCompressMB) {
+        snprintf(err, errlen, "no AArch64 generator");
+        return false;
+    }
+    a64_asm as;
+    a64_asm_init(&as, (uint32_t *)(void *)code, room / sizeof(uint32_t));
+    /* A refusal is reported as a warning, not an abort(), even in debug
+       builds: a failed generator must leave the VM running interpreted. */
+    as.fatal = false;
+    size_t at = a64_generate_sha3_implCompress(&as, &cfg);
+    if (a64_asm_failed(&as)) {
+        snprintf(err, errlen, "%s", as.errmsg);
+        return false;
+    }
+    *entry = at * sizeof(uint32_t);
+    *size = a64_asm_pc(&as) * sizeof(uint32_t);
+    return true;
+}
+
+#if defined(__aarch64__) && defined(__linux__)
+static uintptr_t fault_pc(const void *context)
+{
+    const ucontext_t *uc = context;
+    return (uintptr_t)uc->uc_mcontext.pc;
+}
+
+/* x0..x30 and sp, four a line: "#   x0=0x0000ffff8c4e7b24 x1=..." */
+static void crash_registers(const void *context, char *buf, size_t len)
+{
+    static const char *const names[32] = {
+        "x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",  "x8",  "x9",  "x10", "x11", "x12", "x13", "x14", "x15",
+        "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "fp",  "lr",  "sp"};
+    const ucontext_t *uc = context;
+    size_t pos = 0;
+    for (int r = 0; r < 32; r++) {
+        stub_crash_put_str(buf, len, &pos, r % 4 == 0 ? "#   " : " ");
+        stub_crash_put_str(buf, len, &pos, names[r]);
+        stub_crash_put_str(buf, len, &pos, "=");
+        stub_crash_put_hex(buf, len, &pos, r < 31 ? uc->uc_mcontext.regs[r] : uc->uc_mcontext.sp, 16);
+        if (r % 4 == 3)
+            stub_crash_put_str(buf, len, &pos, "\n");
+    }
+}
+#define HOST_FAULT_PC fault_pc
+#define HOST_CRASH_REGISTERS crash_registers
+#else
+#define HOST_FAULT_PC NULL
+#define HOST_CRASH_REGISTERS NULL
+#endif
+
+const stub_arch_ops a64_stub_ops = {
+    .arch = CPU_ARCH_AARCH64,
+    .flag_arch = FLAG_ARCH_AARCH64,
+    .code = {.llvm_target = "AArch64", .llvm_triple = "aarch64-linux-gnu", .llvm_features = "+sha3", .insn_size = 4},
+    .ergonomics = a64_sha_ergonomics,
+    .choose = choose,
+    .generate = generate,
+    .fault_pc = HOST_FAULT_PC,
+    .crash_registers = HOST_CRASH_REGISTERS,
+};

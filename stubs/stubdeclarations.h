@@ -1,0 +1,50 @@
+/*
+ * stubs/stubdeclarations.h — every stub minivm generates, declared once
+ * (HotSpot's share/runtime/stubDeclarations.hpp). The stub table, its entry
+ * types, the stub ids, the generation loop and the intrinsic linking in
+ * vm/intrinsics.c are all expanded from these two lists.
+ *
+ * A family is the stubs one intrinsic flag governs:
+ *   do_family(ID, flag, "display name", "HotSpot's not-available warning")
+ * A stub belongs to a family and serves one intrinsic id (vm/intrinsics.h):
+ *   do_stub(name, FAMILY, intrinsic, return type, (C parameters))
+ *
+ * The C signature is the calling convention of every architecture's stub:
+ * for SHA-3 (HotSpot's), buf is already b + ofs, state the long[25] of lanes
+ * (A[x + 5y]), block_size one of 72/104/136/144/168; the multi-block stub
+ * absorbs and permutes `do { ...; ofs += block_size; } while (ofs <= limit)`
+ * and returns the final ofs, exactly as DigestBase.implCompressMultiBlock0.
+ */
+#ifndef MINIVM_STUBDECLARATIONS_H
+#define MINIVM_STUBDECLARATIONS_H
+
+#include <stdint.h>
+
+/* clang-format off */
+#define STUB_FAMILIES(do_family)                                                                        \
+    do_family(SHA3, UseSHA3Intrinsics, "SHA-3",                                                         \
+              "Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not "     \
+              "available on this CPU.")
+
+#define STUB_DECLARATIONS(do_stub)                                                                      \
+    do_stub(sha3_implCompress, SHA3, _sha3_implCompress, void,                                          \
+            (const uint8_t *buf, int64_t *state, int32_t block_size))                                   \
+    do_stub(sha3_implCompressMB, SHA3, _digestBase_implCompressMB, int32_t,                             \
+            (const uint8_t *buf, int64_t *state, int32_t block_size, int32_t ofs, int32_t limit))
+/* clang-format on */
+
+typedef enum stub_family {
+#define STUB_FAMILY_ENUM(id, flag, display, unavailable) STUB_FAMILY_##id,
+    STUB_FAMILIES(STUB_FAMILY_ENUM)
+#undef STUB_FAMILY_ENUM
+    STUB_FAMILY_COUNT
+} stub_family;
+
+typedef enum stub_id {
+#define STUB_ID_ENUM(name, family, intrinsic, ret, params) STUB_ID_##name,
+    STUB_DECLARATIONS(STUB_ID_ENUM)
+#undef STUB_ID_ENUM
+    STUB_COUNT
+} stub_id;
+
+#endif
