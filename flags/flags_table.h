@@ -27,8 +27,9 @@
 /* clang-format off */
 #define MVM_FLAGS(F)                                                                                      \
     /* ---- flag handling ---------------------------------------------------------------------- */   \
-    F(bool, UnlockDiagnosticVMOptions, false, DIAGNOSTIC, NONE, NO_RANGE,                                 \
-      "Enable normal processing of flags relating to field diagnostics")                                  \
+    F(bool, UnlockDiagnosticVMOptions, true, DIAGNOSTIC, NONE, NO_RANGE,                                  \
+      "Enable normal processing of flags relating to field diagnostics. minivm: true, as HotSpot's "     \
+      "trueInDebug in a debug build; -XX:-UnlockDiagnosticVMOptions gives a product build's locking")     \
     F(bool, UnlockExperimentalVMOptions, false, EXPERIMENTAL, NONE, NO_RANGE,                             \
       "Enable normal processing of flags relating to experimental features")                              \
     F(bool, IgnoreUnrecognizedVMOptions, false, PRODUCT, NONE, NO_RANGE,                                  \

@@ -54,6 +54,9 @@ typedef struct flag_case {
 #define PICKED_UP "Picked up MINIVM_TOOL_OPTIONS: "
 
 #define UNLOCK       "-XX:+UnlockDiagnosticVMOptions"
+/* minivm's UnlockDiagnosticVMOptions is true (HotSpot's trueInDebug, as in a debug
+   build); this gives a product build's locking, whose texts are HotSpot 17's */
+#define PRODUCT      "-XX:-UnlockDiagnosticVMOptions"
 #define UNLOCK_EXP   "-XX:+UnlockExperimentalVMOptions"
 #define IGNORE       "-XX:+IgnoreUnrecognizedVMOptions"
 #define FINAL        "-XX:+PrintFlagsFinal"
@@ -88,8 +91,13 @@ static const char ret42[] =
 
 static const flag_case cases[] = {
     /* ---- REFERENCE §1: the argument errors, word for word ---- */
-    {"locked_diagnostic_flag", NULL, NULL, {"-XX:+UseSHA3Intrinsics", "-version"}, 1, EXACT, "", EXACT,
+    {"locked_diagnostic_flag", NULL, NULL, {PRODUCT, "-XX:+UseSHA3Intrinsics", "-version"}, 1, EXACT, "", EXACT,
      DIAGNOSTIC_LOCKED("UseSHA3Intrinsics") FATAL_TAIL},
+    /* the default: diagnostic flags are unlocked (trueInDebug), so the design card's lines work as written */
+    {"diagnostic_unlocked_by_default", NULL, NULL, {"-XX:-UseSHA3Intrinsics", "-XX:+PrintStubCode", "-version"}, 0,
+     EXACT, "", EXACT, VERSION},
+    {"relock_after_the_flag_is_too_late", NULL, NULL, {"-XX:-UseSHA3Intrinsics", PRODUCT, "-version"}, 0, EXACT, "",
+     EXACT, VERSION},
     {"unrecognized_flag", NULL, NULL, {"-XX:Foo", "-version"}, 1, EXACT, "", EXACT,
      "Unrecognized VM option 'Foo'\n" FATAL_TAIL},
     {"did_you_mean_bool", NULL, NULL, {"-XX:+UseSHAA", "-version"}, 1, EXACT, "", EXACT,
@@ -136,8 +144,8 @@ static const flag_case cases[] = {
     {"hex_value_accepted", NULL, NULL, {"-XX:TieredStopAtLevel=0x3", FINAL, "-version"}, 0, CONTAINS,
      L_TIERED_CMDLINE_3, EXACT, VERSION},
     /* ---- the unlock options: kind and order ---- */
-    {"unlock_after_the_flag_fails", NULL, NULL, {"-XX:+UseSHA3Intrinsics", UNLOCK, "-version"}, 1, EXACT, "", EXACT,
-     DIAGNOSTIC_LOCKED("UseSHA3Intrinsics") FATAL_TAIL},
+    {"unlock_after_the_flag_fails", NULL, NULL, {PRODUCT, "-XX:+UseSHA3Intrinsics", UNLOCK, "-version"}, 1, EXACT, "",
+     EXACT, DIAGNOSTIC_LOCKED("UseSHA3Intrinsics") FATAL_TAIL},
     /* accepted; then ergonomics refuses it, as HotSpot on a CPU without a SHA-3 stub (zen3: none on x86-64) */
     {"unlock_before_the_flag_works", NULL, NULL, {UNLOCK, "-XX:EmulateCPU=zen3", "-XX:+UseSHA3Intrinsics", "-version"},
      0, EXACT, "", EXACT,
@@ -145,9 +153,9 @@ static const flag_case cases[] = {
      "available on this CPU.\n" VERSION},
     {"unlock_taken_back", NULL, NULL, {UNLOCK, "-XX:-UnlockDiagnosticVMOptions", "-XX:-UseSHA3Intrinsics", "-version"},
      1, EXACT, "", EXACT, DIAGNOSTIC_LOCKED("UseSHA3Intrinsics") FATAL_TAIL},
-    {"locked_flag_given_a_value", NULL, NULL, {"-XX:UnlockDiagnosticVMOptions=1", "-version"}, 1, EXACT, "", EXACT,
-     DIAGNOSTIC_LOCKED("UnlockDiagnosticVMOptions") FATAL_TAIL},
-    {"locked_minivm_flag", NULL, NULL, {ON_AARCH64, "-version"}, 1, EXACT, "", EXACT,
+    {"locked_flag_given_a_value", NULL, NULL, {PRODUCT, "-XX:UnlockDiagnosticVMOptions=1", "-version"}, 1, EXACT, "",
+     EXACT, DIAGNOSTIC_LOCKED("UnlockDiagnosticVMOptions") FATAL_TAIL},
+    {"locked_minivm_flag", NULL, NULL, {PRODUCT, ON_AARCH64, "-version"}, 1, EXACT, "", EXACT,
      DIAGNOSTIC_LOCKED("EmulateCPU") FATAL_TAIL},
     {"locked_experimental_flag", NULL, NULL, {"-XX:CodeCacheSegmentSize=128", "-version"}, 1, EXACT, "", EXACT,
      EXPERIMENTAL_LOCKED("CodeCacheSegmentSize") FATAL_TAIL},
@@ -183,8 +191,8 @@ static const flag_case cases[] = {
      0, EXACT, "", EXACT, VERSION},
     {"ignore_x86_64_flag_on_aarch64", NULL, NULL, {UNLOCK, ON_AARCH64, IGNORE, "-XX:UseAVX=2", "-version"}, 0, EXACT,
      "", EXACT, VERSION},
-    {"ignore_locked_diagnostic_still_fails", NULL, NULL, {IGNORE, "-XX:+UseSHA3Intrinsics", "-version"}, 1, EXACT, "",
-     EXACT, DIAGNOSTIC_LOCKED("UseSHA3Intrinsics") FATAL_TAIL},
+    {"ignore_locked_diagnostic_still_fails", NULL, NULL, {PRODUCT, IGNORE, "-XX:+UseSHA3Intrinsics", "-version"}, 1,
+     EXACT, "", EXACT, DIAGNOSTIC_LOCKED("UseSHA3Intrinsics") FATAL_TAIL},
     {"ignore_misused_flag_still_fails", NULL, NULL, {IGNORE, "-XX:UseSHA=3", "-version"}, 1, EXACT, "", EXACT,
      "Missing +/- setting for VM option 'UseSHA=3'\n" FATAL_TAIL},
     {"ignore_out_of_range_still_fails", NULL, NULL, {IGNORE, "-XX:TieredStopAtLevel=9", "-version"}, 1, EXACT, "",
@@ -257,7 +265,7 @@ static const flag_case cases[] = {
      PICKED_UP "-XX:TieredStopAtLevel=1\n" VERSION},
     {"settings_file_missing", NULL, NULL, {"-XX:Flags=/nonexistent/minivm.flags", "-version"}, 1, EXACT, "", EXACT,
      "Could not open settings file /nonexistent/minivm.flags\n" FATAL_TAIL},
-    {"settings_file_every_error", NULL, "+UseSHA3Intrinsics\nTieredStopAtLevel=2\nFoo\nBar=1\n",
+    {"settings_file_every_error", NULL, "-UnlockDiagnosticVMOptions\n+UseSHA3Intrinsics\nTieredStopAtLevel=2\nFoo\nBar=1\n",
      {"-XX:Flags=@file", "-version"}, 1, EXACT, "", EXACT,
      DIAGNOSTIC_LOCKED("UseSHA3Intrinsics") "Unrecognized VM option 'Foo'\nUnrecognized VM option 'Bar=1'\n" FATAL_TAIL},
     {"settings_file_leading_quote_is_kept", NULL, "\"-UseSHA\"\n", {"-XX:Flags=@file", "-version"}, 1, EXACT, "",
@@ -343,7 +351,12 @@ static const flag_case cases[] = {
      "{command line}\n",
      EXACT, VERSION},
     /* ---- PrintFlagsFinal / PrintFlagsInitial / PrintFlagsRanges ---- */
-    {"final_hides_locked_flags", NULL, NULL, {FINAL, "-version"}, 0, LACKS, "UseSHA3Intrinsics", EXACT, VERSION},
+    {"final_hides_locked_flags", NULL, NULL, {PRODUCT, FINAL, "-version"}, 0, LACKS, "UseSHA3Intrinsics", EXACT,
+     VERSION},
+    {"final_lists_diagnostic_flags_by_default", NULL, NULL, {FINAL, "-version"}, 0, CONTAINS,
+     "     bool UnlockDiagnosticVMOptions                = true                                   {diagnostic} "
+     "{default}\n",
+     EXACT, VERSION},
     {"final_shows_unlocked_flags", NULL, NULL, {UNLOCK, FINAL, "-version"}, 0, CONTAINS,
      "     bool UseSHA3Intrinsics ", EXACT, VERSION},
     {"final_starts_with_header", NULL, NULL, {FINAL, "-version"}, 0, PREFIX, "[Global flags]\n", EXACT, VERSION},
@@ -354,8 +367,8 @@ static const flag_case cases[] = {
      0, CONTAINS, L_TIERED_DEFAULT, EXACT, ""},
     {"initial_judges_nothing", NULL, NULL, {"-XX:Foo", "-XX:+PrintFlagsInitial"}, 0, PREFIX, "[Global flags]\n", EXACT,
      ""},
-    {"initial_lists_product_flags_only", NULL, NULL, {UNLOCK, "-XX:+PrintFlagsInitial"}, 0, LACKS,
-     "UnlockDiagnosticVMOptions", EXACT, ""},
+    {"initial_lists_declared_unlocking", NULL, NULL, {PRODUCT, "-XX:+PrintFlagsInitial"}, 0, CONTAINS,
+     "UnlockDiagnosticVMOptions", EXACT, ""}, /* printed before any option applies: the declared true */
     {"initial_from_the_environment", "-XX:+PrintFlagsInitial", NULL, {"-XX:Foo"}, 0, CONTAINS, L_TIERED_DEFAULT, EXACT,
      PICKED_UP "-XX:+PrintFlagsInitial\n"},
     {"initial_after_help_is_not_seen", NULL, NULL, {"-help", "-XX:+PrintFlagsInitial"}, 0, EXACT, "", PREFIX,

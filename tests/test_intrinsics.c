@@ -734,7 +734,7 @@ static const cli_case CLI[] = {
      NULL, EXACT, ""},
     {"cli_print_without_candidates", ANY_HOST, {UNLOCK, PRINT, "examples/hello.mva"}, 0, {NULL}, "(intrinsic",
      EXACT, ""},
-    {"cli_print_locked", ANY_HOST, {PRINT, "-version"}, 1, {NULL}, NULL, EXACT,
+    {"cli_print_locked", ANY_HOST, {"-XX:-UnlockDiagnosticVMOptions", PRINT, "-version"}, 1, {NULL}, NULL, EXACT,
      DIAGNOSTIC_LOCKED("PrintIntrinsics") FATAL_TAIL},
     /* DisableIntrinsic: ids split by ',' and ' ', options accumulate; checked before anything runs */
     {"cli_disable_both", ANY_HOST,
@@ -781,7 +781,8 @@ static const cli_case CLI[] = {
     {"cli_disable_checked_with_ignore_unrecognized", ANY_HOST,
      {"-XX:+IgnoreUnrecognizedVMOptions", UNLOCK, "-XX:DisableIntrinsic=_foo", "-version"}, 1, {NULL}, NULL, EXACT,
      UNRECOGNIZED("_foo")},
-    {"cli_disable_locked", ANY_HOST, {"-XX:DisableIntrinsic=_sha3_implCompress", "-version"}, 1, {NULL}, NULL,
+    {"cli_disable_locked", ANY_HOST, {"-XX:-UnlockDiagnosticVMOptions", "-XX:DisableIntrinsic=_sha3_implCompress",
+                                      "-version"}, 1, {NULL}, NULL,
      EXACT, DIAGNOSTIC_LOCKED("DisableIntrinsic") FATAL_TAIL},
 };
 
