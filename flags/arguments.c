@@ -174,7 +174,26 @@ static bool special_privileges(void)
 
 /* ---- start-up --------------------------------------------------------------------------------- */
 
-arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, FILE *out, FILE *err)
+/* Is name one of the ", "-separated names in list? */
+static bool in_list(const char *name, const char *list)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (n > 0 && len == n && strncmp(p, name, n) == 0)
+            return true;
+        if (!end)
+            break;
+        p = end + 1;
+        while (*p == ' ')
+            p++;
+    }
+    return false;
+}
+
+arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, args_policies_fn policies,
+                      FILE *out, FILE *err)
 {
     memset(a, 0, sizeof *a);
     flags_init(flags_host_arch());
@@ -260,11 +279,12 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
     }
 
     /* what HotSpot checks once every option is in */
-    if (flag_exists(FLAG_ID_SHA3IntrinsicPolicy)) {
+    const char *names = policies ? policies(flags_arch()) : NULL;
+    if (names && flag_exists(FLAG_ID_SHA3IntrinsicPolicy)) {
         const char *policy = FLAG(SHA3IntrinsicPolicy);
-        if (!policy || (strcmp(policy, "JDK-8359256") != 0 && strcmp(policy, "JDK26") != 0)) {
-            fprintf(err, "Unsupported SHA-3 intrinsic policy '%s', available policies are: JDK-8359256, JDK26\n",
-                    policy ? policy : "");
+        if (!policy || !in_list(policy, names)) {
+            fprintf(err, "Unsupported SHA-3 intrinsic policy '%s', available policies are: %s\n",
+                    policy ? policy : "", names);
             goto fatal;
         }
     }

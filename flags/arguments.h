@@ -43,6 +43,10 @@ typedef struct mvm_args {
  */
 typedef flag_arch (*args_arch_fn)(const char *emulate_cpu, const char *cpuinfo_file);
 
+/* The SHA-3 policy names the architecture's ergonomics know, "JDK-8359256, JDK26"
+   (for -XX:SHA3IntrinsicPolicy's check); NULL: any value is accepted. */
+typedef const char *(*args_policies_fn)(flag_arch arch);
+
 /*
  * Read every option, HotSpot's way and order:
  *   1. MINIVM_TOOL_OPTIONS ("Picked up MINIVM_TOOL_OPTIONS: ..." on err);
@@ -56,7 +60,8 @@ typedef flag_arch (*args_arch_fn)(const char *emulate_cpu, const char *cpuinfo_f
  *      option ends it (in a settings file, every token is tried first).
  * The command-line options end at the program file or at a help option.
  */
-arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, FILE *out, FILE *err);
+arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, args_policies_fn policies,
+                      FILE *out, FILE *err);
 
 void args_print_version(FILE *f);
 void args_print_usage(FILE *f);

@@ -16,7 +16,7 @@
 
 mvm_flag_values mvm_flags = {
 #define F(type, name, def, kind, group, range, doc) .name = (def),
-    MVM_FLAGS(F) MVM_FLAGS_AARCH64(F) MVM_FLAGS_X86_64(F)
+    MVM_FLAGS(F) MVM_FLAGS_AARCH64(F) MVM_FLAGS_X86_64(F) MVM_FLAGS_EVERY_ARCH(F)
 #undef F
 };
 
@@ -28,23 +28,29 @@ mvm_flag_values mvm_flags = {
  */
 #define NO_RANGE      false, 0, 0
 #define RANGE(lo, hi) true, lo, hi
-#define FLAG_DESC(tid, member, name, def, kind, group, arch, has, lo, hi, doc)                               \
-    [FLAG_ID_##name] = {#name, tid, FLAG_KIND_##kind, group, arch, &mvm_flags.name, {.member = (def)}, has, \
-                        {.member = (lo)}, {.member = (hi)}, doc},
+#define FLAG_DESC(tid, member, name, def, def_x86, kind, group, arch, has, lo, hi, doc)                     \
+    [FLAG_ID_##name] = {#name, tid, FLAG_KIND_##kind, group, arch, &mvm_flags.name, {.member = (def)},     \
+                        {.member = (def_x86)}, has, {.member = (lo)}, {.member = (hi)}, doc},
 #define SHARED(type, name, def, kind, group, range, doc) \
-    FLAG_DESC(FLAG_TYPE_##type, v_##type, name, def, kind, FLAG_GROUP_##group, -1, range, doc)
+    FLAG_DESC(FLAG_TYPE_##type, v_##type, name, def, def, kind, FLAG_GROUP_##group, FLAG_SHARED, range, doc)
 #define AARCH64(type, name, def, kind, group, range, doc)                                                 \
-    FLAG_DESC(FLAG_TYPE_##type, v_##type, name, def, kind, FLAG_GROUP_##group | FLAG_GROUP_ARCH, \
+    FLAG_DESC(FLAG_TYPE_##type, v_##type, name, def, def, kind, FLAG_GROUP_##group | FLAG_GROUP_ARCH, \
               FLAG_ARCH_AARCH64, range, doc)
 #define X86_64(type, name, def, kind, group, range, doc)                                                  \
-    FLAG_DESC(FLAG_TYPE_##type, v_##type, name, def, kind, FLAG_GROUP_##group | FLAG_GROUP_ARCH, \
+    FLAG_DESC(FLAG_TYPE_##type, v_##type, name, def, def, kind, FLAG_GROUP_##group | FLAG_GROUP_ARCH, \
               FLAG_ARCH_X86_64, range, doc)
+/* def is PD(a, x): PD_AARCH64_##def is PD_AARCH64_PD(a, x), and so on */
+#define EVERY_ARCH(type, name, def, kind, group, range, doc)                                                 \
+    FLAG_DESC(FLAG_TYPE_##type, v_##type, name, PD_AARCH64_##def, PD_X86_64_##def, kind,                  \
+              FLAG_GROUP_##group | FLAG_GROUP_ARCH, FLAG_EVERY_ARCH, range, doc)
 
-const flag_desc flag_descs[FLAG_COUNT] = {MVM_FLAGS(SHARED) MVM_FLAGS_AARCH64(AARCH64) MVM_FLAGS_X86_64(X86_64)};
+const flag_desc flag_descs[FLAG_COUNT] = {MVM_FLAGS(SHARED) MVM_FLAGS_AARCH64(AARCH64) MVM_FLAGS_X86_64(X86_64)
+                                              MVM_FLAGS_EVERY_ARCH(EVERY_ARCH)};
 
 #undef SHARED
 #undef AARCH64
 #undef X86_64
+#undef EVERY_ARCH
 #undef FLAG_DESC
 #undef RANGE
 #undef NO_RANGE
@@ -98,7 +104,7 @@ void flags_init(flag_arch arch)
 {
     target_arch = arch;
     for (int id = 0; id < FLAG_COUNT; id++) {
-        flag_value_store((flag_id)id, &flag_descs[id].def);
+        flag_value_store((flag_id)id, arch == FLAG_ARCH_X86_64 ? &flag_descs[id].def_x86_64 : &flag_descs[id].def);
         origins[id] = FLAG_ORIGIN_DEFAULT;
         set_on_command_line[id] = false;
     }

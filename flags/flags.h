@@ -62,10 +62,18 @@ typedef enum flag_arch { FLAG_ARCH_X86_64, FLAG_ARCH_AARCH64 } flag_arch;
 
 #include "flags_table.h"
 
+/* Per-architecture defaults in MVM_FLAGS_EVERY_ARCH: PD(AArch64's, x86-64's). */
+#define PD(aarch64, x86_64) aarch64
+#define PD_AARCH64_PD(aarch64, x86_64) aarch64
+#define PD_X86_64_PD(aarch64, x86_64) x86_64
+/* flag_desc.arch of a shared flag, and of one in every architecture's table */
+#define FLAG_SHARED (-1)
+#define FLAG_EVERY_ARCH (-2)
+
 /* flag ids: FLAG_ID_UseSHA, ... (shared, then each architecture's) */
 typedef enum flag_id {
 #define F(type, name, def, kind, group, range, doc) FLAG_ID_##name,
-    MVM_FLAGS(F) MVM_FLAGS_AARCH64(F) MVM_FLAGS_X86_64(F)
+    MVM_FLAGS(F) MVM_FLAGS_AARCH64(F) MVM_FLAGS_X86_64(F) MVM_FLAGS_EVERY_ARCH(F)
 #undef F
     FLAG_COUNT
 } flag_id;
@@ -73,7 +81,7 @@ typedef enum flag_id {
 /* the values */
 typedef struct mvm_flag_values {
 #define F(type, name, def, kind, group, range, doc) type name;
-    MVM_FLAGS(F) MVM_FLAGS_AARCH64(F) MVM_FLAGS_X86_64(F)
+    MVM_FLAGS(F) MVM_FLAGS_AARCH64(F) MVM_FLAGS_X86_64(F) MVM_FLAGS_EVERY_ARCH(F)
 #undef F
 } mvm_flag_values;
 
@@ -101,9 +109,10 @@ typedef struct flag_desc {
     flag_type type;
     flag_kind kind;
     unsigned group;    /* FLAG_GROUP_* mask, ARCH included */
-    int arch;          /* -1: shared; else the flag_arch whose table holds it */
+    int arch;          /* FLAG_SHARED, FLAG_EVERY_ARCH, or the flag_arch whose table holds it */
     void *addr;        /* the value in mvm_flags */
-    flag_value def;    /* the declared default */
+    flag_value def;    /* the declared default (FLAG_EVERY_ARCH: AArch64's) */
+    flag_value def_x86_64; /* the declared default when x86-64 is the target */
     bool has_range;
     flag_value min, max;
     const char *doc;

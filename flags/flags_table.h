@@ -17,6 +17,8 @@
  * MVM_FLAGS are the shared flags. MVM_FLAGS_AARCH64 and MVM_FLAGS_X86_64 exist
  * only when that architecture is the target: the host's, or the one of the CPU
  * named by -XX:EmulateCPU / -XX:CPUInfoFile (see flags.h, start-up).
+ * MVM_FLAGS_EVERY_ARCH are in every architecture's table ({ARCH ...}), with a
+ * default per architecture: PD(AArch64's, x86-64's).
  *
  * Doc strings are HotSpot's where the flag is HotSpot's; "minivm:" notes how
  * minivm uses it. docs/flags.md is generated from this file (tests/flag_doc.c).
@@ -87,12 +89,17 @@
     F(bool, PrintCPUFeatures, false, DIAGNOSTIC, NONE, NO_RANGE,                                          \
       "minivm: print the CPU that was detected or emulated and its features")
 
-#define MVM_FLAGS_AARCH64(F)                                                                              \
-    F(bool, UseSIMDForSHA3Intrinsic, true, PRODUCT, NONE, NO_RANGE,                                       \
-      "Use SIMD SHA3 instructions for SHA3 intrinsic")                                                    \
-    F(ccstr, SHA3IntrinsicPolicy, "JDK-8359256", DIAGNOSTIC, NONE, NO_RANGE,                              \
-      "minivm: the rules AArch64 ergonomics follow for the SHA-3 intrinsic defaults: JDK-8359256 "        \
-      "(the newest) or JDK26 (before it)")
+#define MVM_FLAGS_AARCH64(F)
+
+/* HotSpot declares UseSIMDForSHA3Intrinsic for AArch64 only; minivm has both on x86-64 too. */
+#define MVM_FLAGS_EVERY_ARCH(F)                                                                           \
+    F(bool, UseSIMDForSHA3Intrinsic, PD(true, true), PRODUCT, NONE, NO_RANGE,                             \
+      "Use SIMD SHA3 instructions for SHA3 intrinsic. minivm: also on x86-64, where it chooses a vector " \
+      "stub (the width from UseAVX) over the GPR one")                                                    \
+    F(ccstr, SHA3IntrinsicPolicy, PD("JDK-8359256", "minivm"), DIAGNOSTIC, NONE, NO_RANGE,                \
+      "minivm: the rules the ergonomics follow for the SHA-3 intrinsic defaults. AArch64: JDK-8359256 "   \
+      "(the newest) or JDK26 (before it); x86-64: minivm (its measured table), JDK24 (AVX-512F+BW) or "   \
+      "JDK-8384353 (the newest: AVX-512F+BW+VL, or AVX2 on Intel E-core Xeons)")
 
 #define MVM_FLAGS_X86_64(F)                                                                               \
     F(intx, UseAVX, 3, PRODUCT, NONE, RANGE(0, 99),                                                       \

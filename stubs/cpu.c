@@ -35,6 +35,8 @@ const cpu_arch_ops *cpu_arch_ops_for(cpu_arch arch)
     return NULL;
 }
 
+int cpu_arch_count(void) { return (int)NARCHES; }
+
 cpu_arch cpu_host_arch(void)
 {
     for (size_t i = 0; i < NARCHES; i++)

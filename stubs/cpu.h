@@ -78,6 +78,9 @@ typedef struct cpu_info {
 /* The architecture this minivm binary was compiled for. */
 cpu_arch cpu_host_arch(void);
 
+/* How many architectures there are: CPU_ARCH_UNKNOWN + 1 .. cpu_arch_count() are real. */
+int cpu_arch_count(void);
+
 /* "aarch64", "x86_64", "unknown". */
 const char *cpu_arch_name(cpu_arch arch);
 

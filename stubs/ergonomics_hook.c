@@ -31,6 +31,16 @@ flag_arch stubs_target_arch(const char *emulate_cpu, const char *cpuinfo_file)
     return ops ? (flag_arch)ops->flag_arch : flags_host_arch();
 }
 
+const char *stubs_sha3_policy_names(flag_arch arch)
+{
+    for (int a = CPU_ARCH_UNKNOWN + 1; a <= cpu_arch_count(); a++) {
+        const stub_arch_ops *ops = stub_arch_ops_for((cpu_arch)a);
+        if (ops && ops->flag_arch == (int)arch)
+            return ops->sha3_policies;
+    }
+    return NULL;
+}
+
 int stubs_select_cpu_and_ergonomics(FILE *err)
 {
     cpu_info *cpu = &stub_cpu.cpu;

@@ -26,6 +26,10 @@
 /* emulate_cpu, cpuinfo_file: the values of the two flags, NULL when not given */
 flag_arch stubs_target_arch(const char *emulate_cpu, const char *cpuinfo_file);
 
+/* The SHA-3 policies the architecture's ergonomics know, "JDK-8359256, JDK26"
+   (-XX:SHA3IntrinsicPolicy); NULL for an architecture without a choice. */
+const char *stubs_sha3_policy_names(flag_arch arch);
+
 /* Returns 0, or -1 after printing why the VM cannot start (on err; exit status 1). */
 int stubs_select_cpu_and_ergonomics(FILE *err);
 

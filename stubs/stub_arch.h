@@ -46,8 +46,11 @@ typedef struct stub_arch_ops {
     stub_code_format code;
 
     /* HotSpot's VM_Version::initialize, the flag defaults from the CPU
-       (stubs/<folder>/ergonomics_<folder>.c). */
+       (stubs/<folder>/ergonomics_<folder>.c), under the SHA-3 policy named by
+       -XX:SHA3IntrinsicPolicy: one of sha3_policies, "JDK-8359256, JDK26"
+       (checked before the ergonomics run). */
     void (*ergonomics)(const cpu_info *cpu);
+    const char *sha3_policies;
 
     /* The variant of family the final flags ask for; NULL variant when the
        family's flag is off or this build has no generator for the flags'

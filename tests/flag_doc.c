@@ -55,14 +55,22 @@ static void put_table(FILE *f, int arch, const char *title, const char *intro)
         const flag_desc *d = &flag_descs[ids[i]];
         char kind[64], def[128], lo[64], hi[64];
         flag_format_kind(d, kind, sizeof kind);
-        flag_format_value(d, &d->def, def, sizeof def);
         fprintf(f, "| `%s` | %s | `%s` | ", d->name, type_names[d->type], kind);
-        if (def[0]) {
-            fputc('`', f);
-            put_cell(f, def);
-            fputc('`', f);
-        } else {
-            fputs("(empty)", f);
+        flag_format_value(d, &d->def, def, sizeof def);
+        char def_x86[128];
+        flag_format_value(d, &d->def_x86_64, def_x86, sizeof def_x86);
+        bool per_arch = strcmp(def, def_x86) != 0;
+        for (int a = 0; a < (per_arch ? 2 : 1); a++) {
+            const char *v = a ? def_x86 : def;
+            if (per_arch)
+                fputs(a ? "; x86-64: " : "AArch64: ", f);
+            if (v[0]) {
+                fputc('`', f);
+                put_cell(f, v);
+                fputc('`', f);
+            } else {
+                fputs("(empty)", f);
+            }
         }
         fputs(" | ", f);
         if (d->has_range) {
@@ -85,7 +93,10 @@ static void put_section(FILE *f)
           "description starting with \"minivm:\" is a minivm extension or says what minivm does with a\n"
           "HotSpot flag.\n",
           f);
-    put_table(f, -1, "Shared flags", "These exist on every architecture.");
+    put_table(f, FLAG_SHARED, "Shared flags", "These exist on every architecture.");
+    put_table(f, FLAG_EVERY_ARCH, "Flags of every architecture's table",
+              "HotSpot declares these for AArch64 only (`cpu/aarch64/globals_aarch64.hpp`); minivm declares\n"
+              "them for x86-64 too, with a default per architecture. They print `{ARCH ...}` on both.");
     put_table(f, FLAG_ARCH_AARCH64, "AArch64 flags",
               "These exist only when the target is AArch64: an AArch64 host, or `-XX:EmulateCPU` /\n"
               "`-XX:CPUInfoFile` naming an AArch64 CPU.");

@@ -793,6 +793,57 @@ static void print_stub_code_what_if(void **state)
     tu_result_free(&r);
 }
 
+/*
+ * x86-64 code (variable length): one line per instruction, "0x%04x:  <bytes>  <text>",
+ * the bytes padded to 45 columns; the lines' bytes add up to the stub's size and each
+ * line's offset is the previous one plus its bytes. Printed on every host (what-if on
+ * AArch64), with LLVM's text where the build has it.
+ */
+static void print_stub_code_x86_64(void **state)
+{
+    (void)state;
+    const char *argv[] = {UNLOCK, "-XX:EmulateCPU=zen3", "-XX:+UseSHA3Intrinsics", "-XX:+PrintStubCode", "-version",
+                          NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    assert_int_equal(r.status, 0);
+    const char *s = r.out;
+    for (int stub = 0; stub < 2; stub++) {
+        unsigned long long lo, hi;
+        size_t size;
+        char name[64], variant[16];
+        if (sscanf(s, "StubRoutines::%63s (%15[a-z0-9-]) [0x%llx, 0x%llx] (%zu bytes)", name, variant, &lo, &hi,
+                   &size) != 5)
+            fail_msg("malformed header:\n%.200s", s);
+        assert_string_equal(name, stub == 0 ? "sha3_implCompress" : "sha3_implCompressMB");
+        assert_string_equal(variant, "gpr"); /* zen3: the GPR stub with BMI */
+        s = strchr(s, '\n') + 1;
+        size_t off = 0;
+        while (*s != '\n') {
+            unsigned at;
+            if (sscanf(s, "0x%4x:  ", &at) != 1 || at != off)
+                fail_msg("want a line at offset 0x%04zx, got:\n%.120s", off, s);
+            const char *bytes = s + 9, *eol = strchr(s, '\n');
+            size_t n = 0;
+            while (bytes + 2 < eol && bytes[0] != ' ' && bytes[2] == ' ') {
+                n++;
+                bytes += 3;
+            }
+            if (n == 0 || n > 15)
+                fail_msg("line at 0x%04zx has %zu bytes:\n%.120s", off, n, s);
+            if (stub_disasm_available() && eol - s <= 9 + 45 + 1)
+                fail_msg("line at 0x%04zx has no disassembly:\n%.120s", off, s);
+            off += n;
+            s = eol + 1;
+        }
+        assert_int_equal(off, size);
+        s++;
+    }
+    tu_expect_text("stdout", s, TU_EXACT, "");
+    if (stub_disasm_available())
+        tu_expect_text("stdout", r.out, TU_CONTAINS, "0x0000:  55                                            pushq   %rbp\n");
+    tu_result_free(&r);
+}
+
 static void print_stub_code_without_stubs_prints_nothing(void **state)
 {
     (void)state;
@@ -801,7 +852,7 @@ static void print_stub_code_without_stubs_prints_nothing(void **state)
     } cases[] = {
         {{UNLOCK, "-XX:EmulateCPU=neoverse-v1", "-XX:-UseSHA3Intrinsics", "-XX:+PrintStubCode", "-version"}},
         {{UNLOCK, "-XX:EmulateCPU=neoverse-v1", "-XX:+UseSHA3Intrinsics", "-Xint", "-XX:+PrintStubCode", "-version"}},
-        {{UNLOCK, "-XX:EmulateCPU=zen3", "-XX:+PrintStubCode", "-version"}}, /* no x86-64 stub yet */
+        {{UNLOCK, "-XX:EmulateCPU=zen3", "-XX:-UseSHA3Intrinsics", "-XX:+PrintStubCode", "-version"}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_result r = tu_run(cases[i].argv, NULL, 60);
@@ -830,6 +881,7 @@ int main(void)
     const struct CMUnitTest cli[] = {
         cmocka_unit_test(print_stub_code_what_if),
         cmocka_unit_test(print_stub_code_without_stubs_prints_nothing),
+        cmocka_unit_test(print_stub_code_x86_64),
     };
     int failed = cmocka_run_group_tests_name("code cache", cache, NULL, NULL);
     failed += cmocka_run_group_tests_name("generation", generation, setup_warnings, teardown_warnings);

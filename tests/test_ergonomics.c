@@ -12,14 +12,15 @@
  *     the seed's own `PrintFlagsFinal | grep SHA` dumps (JDK 25), origins {default}.
  *  2. The rules the HotSpot jtreg tests encode (REFERENCE.md §3,
  *     test/hotspot/jtreg/compiler/intrinsics/sha/cli/) for each SHA flag on a
- *     supported and an unsupported emulated CPU, and minivm's x86-64 policy
- *     (HotSpot 17's rules; no x86-64 SHA-3 stub).
+ *     supported and an unsupported emulated CPU, and the x86-64 policies
+ *     (SHA-1/256/512 as HotSpot 17; SHA-3 under minivm's table, JDK24 and
+ *     JDK-8384353; UseAVX capped as HotSpot).
  *  3. The what-if mode (an AArch64 CPU emulated on an x86-64 host), the
  *     done-criterion command line, CPU-selection errors, -XX:+PrintCPUFeatures.
  *
  * The expected flags are a 6-letter string in the order UseSHA, SHA1, SHA256,
  * SHA512, SHA3, UseSIMDForSHA3Intrinsic: T/F = true/false {default},
- * t/f = true/false {command line}, x = the flag does not exist (x86-64).
+ * t/f = true/false {command line}, x = the flag does not exist.
  *
  * On an AArch64 host an emulated AArch64 CPU is not "what-if": the flags end
  * the same (this build generates both SHA-3 variants there), but the cases
@@ -47,6 +48,7 @@
 #define ZEN3   "-XX:EmulateCPU=zen3"
 #define HASWELL "-XX:EmulateCPU=haswell"
 #define ICELAKE "-XX:EmulateCPU=icelake-server"
+#define ZEN4   "-XX:EmulateCPU=zen4"
 
 /* -version prints to stderr, after the start-up warnings (as java -version) */
 #define VERSION                                          \
@@ -235,23 +237,42 @@ static const erg_case rule_cases[] = {
       "-XX:+UseSIMDForSHA3Intrinsic"},
      "ffFFft", ""},
 
-    /* -- x86-64 (HotSpot 17): SHA1 from SHA-NI, SHA256 from SHA-NI or AVX2+BMI2, SHA512 from
-          AVX2+BMI2, SHA3 always false (no x86-64 stub) -- */
-    {"x86_zen3_defaults", {ZEN3}, "TTTTFx", ""},
-    {"x86_haswell_defaults", {HASWELL}, "TFTTFx", ""},
-    {"x86_icelake_server_defaults", {ICELAKE}, "TTTTFx", ""},
-    {"x86_zen3_sha3_refused", {ZEN3, "-XX:+UseSHA3Intrinsics"}, "TTTTfx", W_SHA3},
-    {"x86_haswell_sha3_refused", {HASWELL, "-XX:+UseSHA3Intrinsics"}, "TFTTfx", W_SHA3},
-    {"x86_icelake_sha3_refused", {ICELAKE, "-XX:+UseSHA3Intrinsics"}, "TTTTfx", W_SHA3},
-    {"x86_sha3_warning_silenced", {ZEN3, "-XX:-PrintWarnings", "-XX:+UseSHA3Intrinsics"}, "TTTTfx", ""},
-    {"x86_sha3_minus_silent", {ZEN3, "-XX:-UseSHA3Intrinsics"}, "TTTTfx", ""},
-    {"x86_haswell_sha1_unsupported_plus_false", {HASWELL, "-XX:+UseSHA1Intrinsics"}, "TfTTFx", W_SHA1},
-    {"x86_haswell_sha1_unsupported_minus_silent", {HASWELL, "-XX:-UseSHA1Intrinsics"}, "TfTTFx", ""},
-    {"x86_zen3_sha1_plus_no_warning", {ZEN3, "-XX:+UseSHA1Intrinsics"}, "TtTTFx", ""},
-    {"x86_zen3_nosha_plus_warns", {ZEN3, "-XX:-UseSHA", "-XX:+UseSHA256Intrinsics"}, "fFfFFx", W_SHA256},
+    /* -- x86-64: SHA1 from SHA-NI, SHA256 from SHA-NI or AVX2+BMI2, SHA512 from AVX2+BMI2 (HotSpot 17);
+          SHA3 by policy. minivm's table: Intel with AVX-512 -> the AVX-512 stub, AMD with AVX-512
+          and everything else -> the GPR stub -- */
+    {"x86_zen3_defaults", {ZEN3}, "TTTTTF", ""},
+    {"x86_haswell_defaults", {HASWELL}, "TFTTTF", ""},
+    {"x86_icelake_server_defaults", {ICELAKE}, "TTTTTT", ""},
+    {"x86_zen4_defaults_gpr", {ZEN4}, "TTTTTF", ""},
+    {"x86_icelake_avx2_only_gpr", {ICELAKE, "-XX:UseAVX=2"}, "TTTTTF", ""},
+    {"x86_zen3_sha3_plus", {ZEN3, "-XX:+UseSHA3Intrinsics"}, "TTTTtF", ""},
+    {"x86_zen3_sha3_minus_silent", {ZEN3, "-XX:-UseSHA3Intrinsics"}, "TTTTfF", ""},
+    {"x86_zen4_simd_plus", {ZEN4, "-XX:+UseSIMDForSHA3Intrinsic"}, "TTTTTt", ""},
+    {"x86_icelake_simd_minus", {ICELAKE, "-XX:-UseSIMDForSHA3Intrinsic"}, "TTTTTf", ""},
+    {"x86_zen3_avx_capped", {ZEN3, "-XX:UseAVX=3"}, "TTTTTF",
+     WARN("UseAVX=3 is not supported on this CPU, setting it to UseAVX=2")},
+    /* JDK 24/25: AVX-512F+BW or nothing; UseSIMDForSHA3Intrinsic keeps its declared true */
+    {"x86_jdk24_icelake_on", {ICELAKE, "-XX:SHA3IntrinsicPolicy=JDK24"}, "TTTTTT", ""},
+    {"x86_jdk24_zen4_on", {ZEN4, "-XX:SHA3IntrinsicPolicy=JDK24"}, "TTTTTT", ""},
+    {"x86_jdk24_zen3_off", {ZEN3, "-XX:SHA3IntrinsicPolicy=JDK24"}, "TTTTFT", ""},
+    {"x86_jdk24_zen3_plus_refused", {ZEN3, "-XX:SHA3IntrinsicPolicy=JDK24", "-XX:+UseSHA3Intrinsics"}, "TTTTfT",
+     W_SHA3},
+    {"x86_jdk24_icelake_avx2_plus_refused",
+     {ICELAKE, "-XX:SHA3IntrinsicPolicy=JDK24", "-XX:UseAVX=2", "-XX:+UseSHA3Intrinsics"}, "TTTTfT", W_SHA3},
+    /* JDK-8384353: AVX-512F+BW+VL (and UseSHA), the warning only for a user's flag */
+    {"x86_8384353_icelake_on", {ICELAKE, "-XX:SHA3IntrinsicPolicy=JDK-8384353"}, "TTTTTT", ""},
+    {"x86_8384353_zen3_off", {ZEN3, "-XX:SHA3IntrinsicPolicy=JDK-8384353"}, "TTTTFT", ""},
+    {"x86_8384353_zen3_plus_refused", {ZEN3, "-XX:SHA3IntrinsicPolicy=JDK-8384353", "-XX:+UseSHA3Intrinsics"},
+     "TTTTfT", W_SHA3},
+    {"x86_8384353_icelake_nosha_off", {ICELAKE, "-XX:SHA3IntrinsicPolicy=JDK-8384353", "-XX:-UseSHA"}, "fFFFFT",
+     ""},
+    {"x86_haswell_sha1_unsupported_plus_false", {HASWELL, "-XX:+UseSHA1Intrinsics"}, "TfTTTF", W_SHA1},
+    {"x86_haswell_sha1_unsupported_minus_silent", {HASWELL, "-XX:-UseSHA1Intrinsics"}, "TfTTTF", ""},
+    {"x86_zen3_sha1_plus_no_warning", {ZEN3, "-XX:+UseSHA1Intrinsics"}, "TtTTTF", ""},
+    {"x86_zen3_nosha_plus_warns", {ZEN3, "-XX:-UseSHA", "-XX:+UseSHA256Intrinsics"}, "fFfFTF", W_SHA256},
     {"x86_zen3_plus_every_intrinsic_off_false",
      {ZEN3, "-XX:+UseSHA", "-XX:-UseSHA1Intrinsics", "-XX:-UseSHA256Intrinsics", "-XX:-UseSHA512Intrinsics"},
-     "ffffFx", ""},
+     "ffffTF", ""},
 };
 #define NRULES (sizeof rule_cases / sizeof rule_cases[0])
 

@@ -722,12 +722,14 @@ static const cli_case CLI[] = {
     /* PrintIntrinsics: one line per candidate when the program is linked, then the program */
     {"cli_print_no_stub", ANY_HOST, {UNLOCK, "-XX:-UseSHA3Intrinsics", PRINT, "@", "SHA3-256"}, 0,
      {MB_HEAD, L_NO_STUB_MB, SHA3_HEAD, L_NO_STUB_SHA3, DIGEST_A1000}, NULL, EXACT, ""},
+    /* x86-64: the stub of the host's variant (AVX-512 on an Intel with it, else GPR) */
     {"cli_print_default_flags_x86_64", X86_64_HOST, {UNLOCK, PRINT, "@", "SHA3-256"}, 0,
-     {L_NO_STUB_MB, L_NO_STUB_SHA3, DIGEST_A1000}, NULL, EXACT, ""},
-    {"cli_print_use_sha3_x86_64", X86_64_HOST, {UNLOCK, "-XX:+UseSHA3Intrinsics", PRINT, "@", "SHA3-256"}, 0,
-     {L_NO_STUB_MB, L_NO_STUB_SHA3, DIGEST_A1000}, NULL, CONTAINS,
-     "minivm 64-Bit VM warning: Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not "
-     "available on this CPU.\n"},
+     {"   (intrinsic) _digestBase_implCompressMB: stub sha3_implCompressMB (",
+      "   (intrinsic) _sha3_implCompress: stub sha3_implCompress (", DIGEST_A1000},
+     NULL, EXACT, ""},
+    {"cli_print_gpr_x86_64", X86_64_HOST,
+     {UNLOCK, "-XX:+UseSHA3Intrinsics", "-XX:-UseSIMDForSHA3Intrinsic", PRINT, "@", "SHA3-256"}, 0,
+     {"   (intrinsic) _digestBase_implCompressMB: stub sha3_implCompressMB (gpr", DIGEST_A1000}, NULL, EXACT, ""},
     {"cli_print_real_stubs_aarch64", AARCH64_HOST, {UNLOCK, "-XX:+UseSHA3Intrinsics", PRINT, "@", "SHA3-256"}, 0,
      {"   (intrinsic) _digestBase_implCompressMB: stub sha3_implCompressMB (",
       "   (intrinsic) _sha3_implCompress: stub sha3_implCompress (", DIGEST_A1000},

@@ -55,8 +55,6 @@ static const sha3_policy policies[] = {
     {"JDK26", true, rows_jdk26},
 };
 
-const char *a64_sha3_policy_names(void) { return "JDK-8359256, JDK26"; }
-
 static const sha3_policy_row *policy_row(const sha3_policy *p, uint32_t implementer)
 {
     const sha3_policy_row *r = p->rows;

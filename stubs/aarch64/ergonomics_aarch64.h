@@ -13,7 +13,4 @@
    (checked by the launcher before this runs). */
 void a64_sha_ergonomics(const cpu_info *cpu);
 
-/* The SHA-3 policy names, for messages and docs. */
-const char *a64_sha3_policy_names(void);
-
 #endif

@@ -1,31 +1,147 @@
 /*
- * stubs/x86_64/ergonomics_x86_64.c — x86-64 SHA ergonomics: HotSpot 17's
- * rules from cpu/x86/vm_version_x86.cpp, which this machine's HotSpot 17
- * reproduces (UseSHA, SHA1, SHA256, SHA512 true on a CPU with SHA-NI, AVX2
- * and BMI2; UseSHA3Intrinsics refused with the "not available" warning).
+ * stubs/x86_64/ergonomics_x86_64.c — x86-64 ergonomics, after HotSpot's
+ * cpu/x86/vm_version_x86.cpp: UseAVX capped to what the CPU has, BMI1/BMI2,
+ * and the SHA intrinsics. SHA-1, SHA-256 and SHA-512 follow HotSpot 17 (which
+ * this machine's java reproduces: UseSHA, SHA1, SHA256, SHA512 true on a CPU
+ * with SHA-NI, AVX2 and BMI2).
  *
- * minivm's x86-64 policy (docs/flags.md): SHA-1 from SHA-NI, SHA-256 from
- * SHA-NI or AVX2+BMI2, SHA-512 from AVX2+BMI2, exactly as HotSpot; SHA-3:
- * no x86-64 stub exists, so UseSHA3Intrinsics always ends false, with
- * HotSpot's warning when asked for.
+ * SHA-3 is a policy, data in tables, chosen by -XX:SHA3IntrinsicPolicy
+ * (docs/flags.md shows them and what every catalog CPU ends with):
+ *   minivm       (the default) a vendor/family/model table: which CPUs get the
+ *                intrinsic and whether the vector stub (UseSIMDForSHA3Intrinsic)
+ *                beats the GPR one there; every row says whether it was
+ *                measured (and where the figures are) or inferred (and from what);
+ *   JDK24        JDK 24/25: AVX-512F+BW (EVEX, so UseAVX=3) turns it on, nothing
+ *                else has it (JDK-8341527);
+ *   JDK-8384353  the newest: UseSHA and AVX-512F+BW+VL, or an Intel E-core Xeon
+ *                without hybrid cores (the AVX2 stub); the warning only when the
+ *                user set the flag.
  */
+#include <string.h>
+
 #include "cpu_x86_64.h"
 #include "ergonomics_x86_64.h"
 #include "flags.h"
 
+/* ---- SHA-3: minivm's table ------------------------------------------------------------------- */
+
+typedef struct sha3_row {
+    const char *vendor;       /* "GenuineIntel", "AuthenticAMD"; NULL: any */
+    uint32_t family_lo, family_hi;
+    bool needs_avx512;        /* the row applies when the CPU has AVX-512F+BW and UseAVX >= 3 */
+    bool use_sha3_intrinsics;
+    bool use_simd;
+    const char *source;       /* measured (where) or inferred (from what) */
+} sha3_row;
+
+/* The first matching row gives the defaults (applied only while a flag is still
+   at its default: a user's choice always wins). The last row matches every CPU. */
+static const sha3_row minivm_rows[] = {
+    /* vendor          family        avx512  SHA3   SIMD */
+    {"GenuineIntel", 6, 6,           true,   true,  true,
+     "measured: docs/PERFORMANCE.md, Xeon family 6 model 207 (Emerald Rapids), AVX-512 vs GPR"},
+    {"AuthenticAMD", 0x19, 0x1a,     true,   true,  false,
+     "inferred: CRYPTOGAMS keccak1600 (Zen 4: AVX-512 8.3 c/B, scalar 7.6: 512-bit ops split in two)"},
+    {NULL, 0, 0xffffffffu,           false,  true,  false,
+     "inferred: the GPR stub runs on every x86-64 CPU and beats the bytecode; no AVX2 stub yet"},
+};
+
+static const sha3_row *minivm_row(const cpu_info *cpu, bool evex)
+{
+    const sha3_row *r = minivm_rows;
+    for (;; r++) {
+        bool vendor = !r->vendor || strcmp(r->vendor, cpu->x86_64.vendor) == 0;
+        bool family = cpu->x86_64.family >= r->family_lo && cpu->x86_64.family <= r->family_hi;
+        if (vendor && family && (!r->needs_avx512 || evex))
+            return r;
+    }
+}
+
+/* Intel E-core Xeons without hybrid cores (HotSpot's EnableX86ECoreOpts && !supports_hybrid()):
+   Sierra Forest (6/0xAF) and Clearwater Forest (6/0xDD). */
+static bool intel_ecore_xeon(const cpu_info *cpu)
+{
+    return strcmp(cpu->x86_64.vendor, "GenuineIntel") == 0 && cpu->x86_64.family == 6 &&
+           (cpu->x86_64.model == 0xaf || cpu->x86_64.model == 0xdd);
+}
+
+#define SHA3_UNAVAILABLE \
+    "Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not available on this CPU."
+
+static void sha3_ergonomics(const cpu_info *cpu)
+{
+    /* HotSpot's supports_evex(): AVX-512F, kept only while UseAVX allows 512-bit code */
+    bool evex = cpu_has(cpu, X64_CPU_AVX512F) && FLAG(UseAVX) >= 3;
+    bool bw = evex && cpu_has(cpu, X64_CPU_AVX512BW), vl = evex && cpu_has(cpu, X64_CPU_AVX512VL);
+    const char *policy = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
+
+    if (strcmp(policy, "JDK24") == 0) {
+        if (bw) {
+            if (FLAG_IS_DEFAULT(UseSHA3Intrinsics))
+                FLAG_SET_DEFAULT(UseSHA3Intrinsics, true);
+        } else if (FLAG(UseSHA3Intrinsics)) {
+            vm_warning(SHA3_UNAVAILABLE);
+            FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
+        }
+        return; /* UseSIMDForSHA3Intrinsic keeps its declared true: HotSpot's only stub is AVX-512 */
+    }
+    if (strcmp(policy, "JDK-8384353") == 0) {
+        if (FLAG(UseSHA) && ((bw && vl) || intel_ecore_xeon(cpu))) {
+            if (FLAG_IS_DEFAULT(UseSHA3Intrinsics))
+                FLAG_SET_DEFAULT(UseSHA3Intrinsics, true);
+        } else if (!FLAG_IS_DEFAULT(UseSHA3Intrinsics) && FLAG(UseSHA3Intrinsics)) {
+            vm_warning(SHA3_UNAVAILABLE);
+            FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
+        } else {
+            FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
+        }
+        return;
+    }
+    /* minivm */
+    const sha3_row *row = minivm_row(cpu, bw);
+    if (FLAG_IS_DEFAULT(UseSHA3Intrinsics))
+        FLAG_SET_DEFAULT(UseSHA3Intrinsics, row->use_sha3_intrinsics);
+    if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic))
+        FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, row->use_simd);
+}
+
+const char *x64_sha3_row_source(const cpu_info *cpu)
+{
+    bool bw = cpu_has(cpu, X64_CPU_AVX512F) && cpu_has(cpu, X64_CPU_AVX512BW) && FLAG(UseAVX) >= 3;
+    return minivm_row(cpu, bw)->source;
+}
+
+/* ---- the whole ------------------------------------------------------------------------------- */
+
 void x64_sha_ergonomics(const cpu_info *cpu)
 {
-    bool sha = cpu_has(cpu, X64_CPU_SHA), avx2 = cpu_has(cpu, X64_CPU_AVX2);
+    bool sha = cpu_has(cpu, X64_CPU_SHA), avx2 = cpu_has(cpu, X64_CPU_AVX2), avx = cpu_has(cpu, X64_CPU_AVX);
     bool bmi1 = cpu_has(cpu, X64_CPU_BMI1), bmi2 = cpu_has(cpu, X64_CPU_BMI2);
     bool avx512 = cpu_has(cpu, X64_CPU_AVX512F);
 
-    /* the x86 defaults HotSpot prints on such a CPU */
-    if (FLAG_IS_DEFAULT(UseAVX))
-        FLAG_SET_DEFAULT(UseAVX, avx512 ? 3 : avx2 ? 2 : 1);
-    if (FLAG_IS_DEFAULT(UseBMI1Instructions))
-        FLAG_SET_DEFAULT(UseBMI1Instructions, bmi1);
-    if (FLAG_IS_DEFAULT(UseBMI2Instructions))
-        FLAG_SET_DEFAULT(UseBMI2Instructions, bmi2);
+    /* UseAVX: HotSpot's use_avx_limit, and its warning for more than the CPU has */
+    intx avx_limit = avx512 ? 3 : avx2 ? 2 : avx ? 1 : 0;
+    if (FLAG_IS_DEFAULT(UseAVX)) {
+        FLAG_SET_DEFAULT(UseAVX, avx_limit);
+    } else if (FLAG(UseAVX) > avx_limit) {
+        vm_warning("UseAVX=%d is not supported on this CPU, setting it to UseAVX=%d", (int)FLAG(UseAVX),
+                   (int)avx_limit);
+        FLAG_SET_DEFAULT(UseAVX, avx_limit);
+    }
+    if (bmi1 && avx) {
+        if (FLAG_IS_DEFAULT(UseBMI1Instructions))
+            FLAG_SET_DEFAULT(UseBMI1Instructions, true);
+    } else if (FLAG(UseBMI1Instructions)) {
+        vm_warning("BMI1 instructions are not available on this CPU (AVX is also required)");
+        FLAG_SET_DEFAULT(UseBMI1Instructions, false);
+    }
+    if (bmi2 && avx) {
+        if (FLAG_IS_DEFAULT(UseBMI2Instructions))
+            FLAG_SET_DEFAULT(UseBMI2Instructions, true);
+    } else if (FLAG(UseBMI2Instructions)) {
+        vm_warning("BMI2 instructions are not available on this CPU (AVX is also required)");
+        FLAG_SET_DEFAULT(UseBMI2Instructions, false);
+    }
     if (FLAG_IS_DEFAULT(UseFPUForSpilling))
         FLAG_SET_DEFAULT(UseFPUForSpilling, true);
 
@@ -61,11 +177,8 @@ void x64_sha_ergonomics(const cpu_info *cpu)
         FLAG_SET_DEFAULT(UseSHA512Intrinsics, false);
     }
 
-    if (FLAG(UseSHA3Intrinsics)) {
-        vm_warning("Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not available "
-                   "on this CPU.");
-        FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
-    }
+    /* HotSpot's SHA-3 rule sits before the UseSHA clean-up and ignores UseSHA (JDK 24/25) */
+    sha3_ergonomics(cpu);
 
     if (!(FLAG(UseSHA1Intrinsics) || FLAG(UseSHA256Intrinsics) || FLAG(UseSHA512Intrinsics)))
         FLAG_SET_DEFAULT(UseSHA, false);

@@ -8,8 +8,12 @@
 
 #include "cpu.h"
 
-/* HotSpot 17's x86 SHA rules (minivm has no x86 SHA-3 stub yet), plus the
-   BMI/AVX/FPU-spilling defaults HotSpot prints on x86. */
+/* HotSpot's x86 SHA rules (SHA-1/256/512 as HotSpot 17; SHA-3 under the
+   -XX:SHA3IntrinsicPolicy table), plus the AVX/BMI/FPU-spilling defaults
+   HotSpot prints on x86, UseAVX capped with HotSpot's warning. */
 void x64_sha_ergonomics(const cpu_info *cpu);
+
+/* Where the minivm policy's row for cpu comes from: "measured: ..." or "inferred: ...". */
+const char *x64_sha3_row_source(const cpu_info *cpu);
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * stubs/x86_64/stubs_x86_64.c — x86-64's part of the stub plumbing
- * (stub_arch.h): no generator yet, so every family's choice is "none" and
- * the ergonomics hook turns its flag off with HotSpot's warning; the code
- * format and the crash handler's view of an x86-64 Linux signal context.
+ * (stub_arch.h): which SHA-3 variant the flags and the host allow, the
+ * generators behind the stub ids, how the code is printed, and the crash
+ * handler's view of an x86-64 Linux signal context.
  */
 #if defined(__x86_64__) && defined(__linux__)
 #define _GNU_SOURCE /* REG_RIP in <sys/ucontext.h> */
@@ -13,22 +13,112 @@
 
 #include <stdio.h>
 
+#include <string.h>
+
+#include "cpu_x86_64.h"
 #include "crash_handler.h"
 #include "ergonomics_x86_64.h"
 #include "flags.h"
+#include "stubgenerator_x86_64.h"
 
+/* The variants, best first within their kind, with what each executes. */
+typedef struct variant_desc {
+    const char *name;
+    x64_sha3_variant variant;
+    bool bmi;
+    uint64_t features;  /* X64_CPU_* bits */
+} variant_desc;
+
+#define FEATURE(f) (UINT64_C(1) << X64_CPU_##f)
+static const variant_desc variants[] = {
+    {"avx512", X64_SHA3_AVX512, false, FEATURE(AVX512F) | FEATURE(AVX512BW)},
+    {"gpr", X64_SHA3_GPR, true, FEATURE(BMI1) | FEATURE(BMI2)},
+    {"gpr-nobmi", X64_SHA3_GPR, false, 0},
+};
+#undef FEATURE
+#define NVARIANTS (sizeof variants / sizeof variants[0])
+
+static const variant_desc *variant_named(const char *name)
+{
+    for (size_t i = 0; i < NVARIANTS; i++)
+        if (strcmp(variants[i].name, name) == 0)
+            return &variants[i];
+    return NULL;
+}
+
+/*
+ * SHA-3: UseSIMDForSHA3Intrinsic (minivm's on x86-64) picks a vector stub of
+ * the width UseAVX allows (3: AVX-512), else the GPR stub, with BMI1/BMI2 as
+ * UseBMI1Instructions and UseBMI2Instructions say. The words run on the
+ * host: a variant using a feature the host lacks (the flags followed an
+ * emulated CPU) gives way to the next one down that it runs.
+ */
 static stub_choice choose(stub_family family, const cpu_info *host)
 {
-    (void)family, (void)host;
-    return (stub_choice){NULL, NULL, NULL, NULL};
+    stub_choice c = {NULL, NULL, NULL, NULL};
+    if (family != STUB_FAMILY_SHA3 || !FLAG(UseSHA3Intrinsics))
+        return c;
+    const char *flag;
+    if (FLAG(UseSIMDForSHA3Intrinsic) && FLAG(UseAVX) >= 3) {
+        c.variant = "avx512";
+        flag = "UseAVX";
+    } else if (FLAG(UseSIMDForSHA3Intrinsic)) {
+        return c; /* no AVX2 stub yet: the ergonomics hook turns the flag off with HotSpot's warning */
+    } else if (FLAG(UseBMI1Instructions) && FLAG(UseBMI2Instructions)) {
+        c.variant = "gpr";
+        flag = "UseBMI2Instructions";
+    } else {
+        c.variant = "gpr-nobmi";
+        flag = NULL;
+    }
+    if (!host)
+        return c;
+    const variant_desc *v = variant_named(c.variant);
+    for (size_t i = (size_t)(v - variants); i < NVARIANTS; i++) {
+        uint64_t missing = variants[i].features & ~host->features;
+        if (!missing) {
+            if (i != (size_t)(v - variants)) {
+                uint64_t lack = v->features & ~host->features;
+                int f = 0;
+                while (!(lack >> f & 1))
+                    f++;
+                c.asked = c.variant;
+                c.missing = cpu_feature_name(CPU_ARCH_X86_64, f);
+                c.flag = flag;
+                c.variant = variants[i].name;
+            }
+            return c;
+        }
+    }
+    return (stub_choice){NULL, NULL, NULL, NULL}; /* unreachable: gpr-nobmi runs everywhere */
 }
 
 static bool generate(stub_id id, const char *variant, uint8_t *code, size_t room, size_t *entry, size_t *size,
                      char *err, size_t errlen)
 {
-    (void)id, (void)variant, (void)code, (void)room, (void)entry, (void)size;
-    snprintf(err, errlen, "no x86-64 generator");
-    return false;
+    const variant_desc *v = variant_named(variant);
+    if (!v || (id != STUB_ID_sha3_implCompress && id != STUB_ID_sha3_implCompressMB)) {
+        snprintf(err, errlen, "no x86-64 generator");
+        return false;
+    }
+    x64_sha3_config cfg = {
+        .variant = v->variant,
+        .multi_block = id == STUB_ID_sha3_implCompressMB,
+        .bmi1 = v->bmi,
+        .bmi2 = v->bmi,
+    };
+    x64_asm as;
+    x64_asm_init(&as, code, room);
+    /* A refusal is reported as a warning, not an abort(), even in debug
+       builds: a failed generator must leave the VM running interpreted. */
+    as.fatal = false;
+    *entry = x64_generate_sha3_implCompress(&as, &cfg);
+    if (x64_asm_failed(&as)) {
+        snprintf(err, errlen, "%s", as.errmsg);
+        return false;
+    }
+    *size = x64_asm_pc(&as);
+    return true;
 }
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -68,6 +158,7 @@ const stub_arch_ops x64_stub_ops = {
     .flag_arch = FLAG_ARCH_X86_64,
     .code = {.llvm_target = "X86", .llvm_triple = "x86_64-linux-gnu", .llvm_features = "", .insn_size = 0},
     .ergonomics = x64_sha_ergonomics,
+    .sha3_policies = "minivm, JDK24, JDK-8384353",
     .choose = choose,
     .generate = generate,
     .fault_pc = HOST_FAULT_PC,

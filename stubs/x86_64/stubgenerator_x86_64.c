@@ -1,0 +1,370 @@
+/*
+ * stubs/x86_64/stubgenerator_x86_64.c — the x86-64 SHA-3 stub generators.
+ * See the header and docs/stubs.md for the register maps and counts.
+ *
+ * Keccak-f[1600] round on lanes A[x + 5y] (as SHA3.java's keccak()):
+ *   theta  C[x] = A[x] ^ A[x+5] ^ A[x+10] ^ A[x+15] ^ A[x+20]
+ *          D[x] = C[x-1] ^ rol(C[x+1], 1);      A[x + 5y] ^= D[x]
+ *   rho+pi B[pi(i)] = rol(A[i], rho[i]),  pi(x + 5y) = y + 5 * ((2x + 3y) % 5)
+ *   chi    A[x + 5y] = B[x + 5y] ^ (~B[x+1 + 5y] & B[x+2 + 5y])
+ *   iota   A[0] ^= RC[round]
+ */
+#include "stubgenerator_x86_64.h"
+
+#include "macroassembler_x86_64.h"
+
+/* Deliberately not shared with stubs/sha3_ref.c or the AArch64 generator: the
+   reference is the stubs' oracle, and a table shared by both would hide an
+   error in either. Aligned for the AVX-512 stub's masked 8-byte loads. */
+_Alignas(64) const uint64_t x64_sha3_round_consts[24] = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL, 0x8000000080008000ULL,
+    0x000000000000808BULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008AULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000AULL,
+    0x000000008000808BULL, 0x800000000000008BULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800AULL, 0x800000008000000AULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
+};
+
+/* rho: the rotation of lane i = x + 5y. */
+static const int rho[25] = {0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14};
+
+/* Arguments (System V), and the return value. */
+#define BUF        X64_C_RARG0
+#define STATE      X64_C_RARG1
+#define BLOCK_SIZE X64_C_RARG2
+#define OFS        X64_C_RARG3
+#define LIMIT      X64_C_RARG4
+
+/* The block-size dispatch both variants share: after the first `lanes[0]`
+   lanes, each size adds the lanes up to its own (72, 104, 136, 144, 168 bytes
+   are 9, 13, 17, 18, 21 lanes). */
+static const struct { int block_size, lanes; } block_sizes[] = {{72, 9}, {104, 13}, {136, 17}, {144, 18}, {168, 21}};
+#define NBLOCK_SIZES (sizeof block_sizes / sizeof block_sizes[0])
+
+/* ======================================================================================
+ * GPR: the state in memory, two buffers (the caller's and one on the stack)
+ * ======================================================================================
+ *
+ * Registers during a round:
+ *   C[0..4] = B[0..4]   rax rbx rcx rdx r14   column parities, then one row of B
+ *   D[0..4]             r8 r9 r10 r11 r12     theta's D, live through the round
+ *   T                   rdi                   chi's result before its store
+ *   RC                  r13                   the next round constant
+ *   STATE               rsi                   the caller's lanes
+ * The stack: [rsp + 0, 200) the second buffer; then the spilled arguments.
+ * Frame: push rbp; mov rbp, rsp; push rbx, r12..r15 (the callee-saved used).
+ */
+static const x64_reg gpr_b[5] = {X64_RAX, X64_RBX, X64_RCX, X64_RDX, X64_R14};
+static const x64_reg gpr_d[5] = {X64_R8, X64_R9, X64_R10, X64_R11, X64_R12};
+#define GPR_T  X64_RDI
+#define GPR_RC X64_R13
+#define GPR_TMP X64_R15 /* free: the loop's end pointer */
+
+enum {
+    GPR_COPY = 0,               /* the second state buffer, 25 lanes */
+    GPR_SAVED_BUF = 200,        /* buf, block_size (zero-extended), ofs, limit */
+    GPR_SAVED_BLOCK_SIZE = 208,
+    GPR_SAVED_OFS = 216,
+    GPR_SAVED_LIMIT = 224,
+    GPR_FRAME = 232,            /* keeps rsp 16-byte aligned after the six pushes */
+};
+
+/* One round from the lanes at [src] to the lanes at [dst]; the round
+   constant is [RC + rc_disp]. */
+static void gpr_round(x64_asm *as, const x64_sha3_config *cfg, x64_reg src, int32_t src_disp, x64_reg dst,
+                      int32_t dst_disp, int32_t rc_disp)
+{
+    /* theta: C[x], then D[x] = C[x-1] ^ rol(C[x+1], 1) */
+    for (int x = 0; x < 5; x++) {
+        x64_mov_rm(as, gpr_b[x], x64_at(src, src_disp + 8 * x));
+        for (int y = 1; y < 5; y++)
+            x64_alu_rm(as, X64_XOR, gpr_b[x], x64_at(src, src_disp + 8 * (x + 5 * y)));
+    }
+    for (int x = 0; x < 5; x++) {
+        x64m_rol_to(as, gpr_d[x], gpr_b[(x + 1) % 5], 1, cfg->bmi2);
+        x64_alu_rr(as, X64_XOR, gpr_d[x], gpr_b[(x + 4) % 5]);
+    }
+    /* rho, pi and chi, one output row Y at a time: output lane X + 5Y comes
+       from lane i = (X + 3Y) % 5 + 5X, column (X + 3Y) % 5 */
+    for (int y = 0; y < 5; y++) {
+        for (int x = 0; x < 5; x++) {
+            int col = (x + 3 * y) % 5, i = col + 5 * x;
+            x64_mov_rm(as, gpr_b[x], x64_at(src, src_disp + 8 * i));
+            x64_alu_rr(as, X64_XOR, gpr_b[x], gpr_d[col]);
+            x64m_rol_to(as, gpr_b[x], gpr_b[x], rho[i], cfg->bmi2);
+        }
+        for (int x = 0; x < 5; x++) {
+            x64m_andn_to(as, GPR_T, gpr_b[(x + 1) % 5], gpr_b[(x + 2) % 5], cfg->bmi1);
+            x64_alu_rr(as, X64_XOR, GPR_T, gpr_b[x]);
+            if (x == 0 && y == 0) /* iota */
+                x64_alu_rm(as, X64_XOR, GPR_T, x64_at(GPR_RC, rc_disp));
+            x64_mov_mr(as, x64_at(dst, dst_disp + 8 * (x + 5 * y)), GPR_T);
+        }
+    }
+}
+
+/* XOR block_size/8 lanes of [BUF] into [STATE], dispatching on the size; the
+   bytes are little-endian lanes, as x86-64 loads them. */
+static void gpr_absorb(x64_asm *as)
+{
+    x64_label done;
+    x64_label_init(&done);
+    int lane = 0;
+    for (size_t k = 0; k < NBLOCK_SIZES; k++) {
+        for (; lane < block_sizes[k].lanes; lane++) {
+            x64_mov_rm(as, X64_RAX, x64_at(BUF, 8 * lane));
+            x64_alu_mr(as, X64_XOR, x64_at(STATE, 8 * lane), X64_RAX);
+        }
+        if (k + 1 < NBLOCK_SIZES) {
+            x64_alu_ri_32(as, X64_CMP, BLOCK_SIZE, block_sizes[k].block_size);
+            x64_jcc(as, X64_E, &done);
+        }
+    }
+    x64_bind(as, &done);
+}
+
+static size_t generate_gpr(x64_asm *as, const x64_sha3_config *cfg)
+{
+    x64_align(as, 32);
+    size_t entry = x64_asm_pc(as);
+    x64m_enter(as);
+    x64_push(as, X64_RBX);
+    x64_push(as, X64_R12);
+    x64_push(as, X64_R13);
+    x64_push(as, X64_R14);
+    x64_push(as, X64_R15);
+    x64_alu_ri(as, X64_SUB, X64_RSP, GPR_FRAME);
+    /* the int arguments' upper halves are garbage: zero-extend what is used as 64 bits */
+    x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
+    x64_mov_mr(as, x64_at(X64_RSP, GPR_SAVED_BUF), BUF);
+    x64_mov_mr(as, x64_at(X64_RSP, GPR_SAVED_BLOCK_SIZE), BLOCK_SIZE);
+    if (cfg->multi_block) {
+        x64_mov_mr_32(as, x64_at(X64_RSP, GPR_SAVED_OFS), OFS);
+        x64_mov_mr_32(as, x64_at(X64_RSP, GPR_SAVED_LIMIT), LIMIT);
+    }
+
+    x64_label block, rounds;
+    x64_label_init(&block);
+    x64_label_init(&rounds);
+    x64_bind(as, &block);
+    x64_mov_rm(as, BUF, x64_at(X64_RSP, GPR_SAVED_BUF));
+    x64_mov_rm(as, BLOCK_SIZE, x64_at(X64_RSP, GPR_SAVED_BLOCK_SIZE));
+    gpr_absorb(as);
+
+    /* 24 rounds, two a trip: state -> copy -> state, so no lane is ever copied */
+    x64_mov_ri(as, GPR_RC, (int64_t)(uintptr_t)x64_sha3_round_consts);
+    x64_bind(as, &rounds);
+    gpr_round(as, cfg, STATE, 0, X64_RSP, GPR_COPY, 0);
+    gpr_round(as, cfg, X64_RSP, GPR_COPY, STATE, 0, 8);
+    x64_alu_ri(as, X64_ADD, GPR_RC, 16);
+    x64_mov_ri(as, GPR_TMP, (int64_t)(uintptr_t)(x64_sha3_round_consts + 24));
+    x64_alu_rr(as, X64_CMP, GPR_RC, GPR_TMP);
+    x64_jcc(as, X64_NE, &rounds);
+
+    if (cfg->multi_block) {
+        /* buf += block_size; ofs += block_size; while (ofs <= limit) */
+        x64_mov_rm(as, BUF, x64_at(X64_RSP, GPR_SAVED_BUF));
+        x64_mov_rm(as, BLOCK_SIZE, x64_at(X64_RSP, GPR_SAVED_BLOCK_SIZE));
+        x64_alu_rr(as, X64_ADD, BUF, BLOCK_SIZE);
+        x64_mov_mr(as, x64_at(X64_RSP, GPR_SAVED_BUF), BUF);
+        x64_mov_rm_32(as, X64_RAX, x64_at(X64_RSP, GPR_SAVED_OFS));
+        x64_alu_rr_32(as, X64_ADD, X64_RAX, BLOCK_SIZE);
+        x64_mov_mr_32(as, x64_at(X64_RSP, GPR_SAVED_OFS), X64_RAX);
+        x64_mov_rm_32(as, GPR_TMP, x64_at(X64_RSP, GPR_SAVED_LIMIT));
+        x64_alu_rr_32(as, X64_CMP, X64_RAX, GPR_TMP);
+        x64_jcc(as, X64_LE, &block);
+    } else {
+        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+    }
+
+    x64_alu_ri(as, X64_ADD, X64_RSP, GPR_FRAME);
+    x64_pop(as, X64_R15);
+    x64_pop(as, X64_R14);
+    x64_pop(as, X64_R13);
+    x64_pop(as, X64_R12);
+    x64_pop(as, X64_RBX);
+    x64m_leave(as);
+    x64_ret(as);
+    return entry;
+}
+
+/* ======================================================================================
+ * AVX-512: HotSpot's JDK-8341527 row layout
+ * ======================================================================================
+ *
+ * Row y (lanes 5y..5y+4) in the low five qwords of zmm0..zmm4; zmm5, zmm6
+ * temporaries; zmm17..zmm31 the permutation indices and rotation counts
+ * below. Masks k5 = 0x1f (five lanes) down to k1 = 0x01: k5 for the row
+ * loads and stores, k1..k5 to absorb the last row of each block size, k1 for
+ * iota. r10 the table, r11 the round constants, r13 the next constant, r14 the
+ * rounds left.
+ */
+_Alignas(64) static const uint64_t avx512_perms_and_rots[15 * 8] = {
+    /* vpermt2q indices of the combined rho and pi steps */
+    9, 2, 11, 0, 1, 2, 3, 4,    /* steps 1 and 3 */
+    8, 1, 9, 2, 11, 4, 12, 0,   /* step 2 */
+    9, 2, 10, 3, 11, 4, 12, 0,  /* step 4 */
+    8, 9, 2, 3, 4, 5, 6, 7,     /* step 5 */
+    0, 8, 9, 10, 15, 0, 0, 0,   /* step 6 */
+    4, 5, 8, 9, 6, 7, 10, 11,   /* steps 7 and 8 */
+    0, 1, 2, 3, 13, 0, 0, 0,    /* step 9 */
+    2, 3, 0, 1, 11, 0, 0, 0,    /* step 10 */
+    4, 5, 6, 7, 14, 0, 0, 0,    /* step 11 */
+    14, 15, 12, 13, 4, 0, 0, 0, /* step 12 */
+    /* vprolvq counts after step 5 */
+    1, 6, 62, 55, 28, 20, 27, 36,
+    3, 45, 10, 15, 25, 8, 39, 41,
+    44, 43, 21, 18, 2, 61, 56, 14,
+    /* the row rotations of theta and chi */
+    12, 8, 9, 10, 11, 5, 6, 7,
+    9, 10, 11, 12, 8, 5, 6, 7,
+};
+
+#define Z(n) X64_XMM##n
+#define TABLE       X64_R10
+#define ROUND_CONST X64_R11
+#define CONST_NEXT  X64_R13
+#define ROUNDS_LEFT X64_R14
+
+static void evpermt2q(x64_asm *as, x64_vreg dst, x64_vreg idx, x64_vreg b)
+{
+    x64_evop_rrr(as, X64_VPERMT2Q, X64_L512, dst, X64_K0, false, idx, b);
+}
+
+static void copy512(x64_asm *as, x64_vreg dst, x64_vreg src) { x64_evmovdqu16_rr(as, X64_L512, dst, src); }
+
+static void avx512_round(x64_asm *as)
+{
+    /* theta: C in zmm5 (xor3 twice), C' = rol(C, 1) in zmm6, both rotated by a lane */
+    copy512(as, Z(5), Z(0));
+    x64_vpternlogq(as, X64_L512, Z(5), Z(1), Z(2), 0x96);
+    x64_vpternlogq(as, X64_L512, Z(5), Z(3), Z(4), 0x96);
+    x64_vprolq(as, X64_L512, Z(6), Z(5), 1);
+    evpermt2q(as, Z(5), Z(30), Z(5));
+    evpermt2q(as, Z(6), Z(31), Z(6));
+    for (int r = 0; r < 5; r++)
+        x64_vpternlogq(as, X64_L512, X64_XMM0 + r, Z(5), Z(6), 0x96);
+    /* rho and pi: the 24 moving lanes, then their rotations */
+    evpermt2q(as, Z(4), Z(17), Z(3));
+    evpermt2q(as, Z(3), Z(18), Z(2));
+    evpermt2q(as, Z(2), Z(17), Z(1));
+    evpermt2q(as, Z(1), Z(19), Z(0));
+    evpermt2q(as, Z(4), Z(20), Z(2));
+    x64_evop_rrr(as, X64_VPROLVQ, X64_L512, Z(1), X64_K0, false, Z(1), Z(27));
+    x64_evop_rrr(as, X64_VPROLVQ, X64_L512, Z(3), X64_K0, false, Z(3), Z(28));
+    x64_evop_rrr(as, X64_VPROLVQ, X64_L512, Z(4), X64_K0, false, Z(4), Z(29));
+    copy512(as, Z(2), Z(1));
+    copy512(as, Z(5), Z(3));
+    evpermt2q(as, Z(0), Z(21), Z(4));
+    evpermt2q(as, Z(1), Z(22), Z(3));
+    evpermt2q(as, Z(5), Z(22), Z(2));
+    copy512(as, Z(3), Z(1));
+    copy512(as, Z(2), Z(5));
+    evpermt2q(as, Z(1), Z(23), Z(4));
+    evpermt2q(as, Z(2), Z(24), Z(4));
+    evpermt2q(as, Z(3), Z(25), Z(4));
+    evpermt2q(as, Z(4), Z(26), Z(5));
+    /* chi row by row (vpternlogq 0xb4: x ^ (y & ~z)), iota after row 1 as HotSpot */
+    for (int r = 0; r < 5; r++) {
+        evpermt2q(as, Z(5), Z(31), X64_XMM0 + r);
+        evpermt2q(as, Z(6), Z(31), Z(5));
+        x64_vpternlogq(as, X64_L512, X64_XMM0 + r, Z(6), Z(5), 0xb4);
+        if (r == 1) {
+            x64_evop_rrm(as, X64_VPXORQ, X64_L512, Z(0), X64_K1, false, Z(0), x64_at(CONST_NEXT, 0));
+            x64_alu_ri(as, X64_ADD, CONST_NEXT, 8);
+        }
+    }
+}
+
+/* The row xors of one block size after row 0: whole rows with k5, the last with k<lanes>. */
+static void avx512_absorb_rows(x64_asm *as, int lanes)
+{
+    for (int row = 1; 5 * row < lanes; row++) {
+        int n = lanes - 5 * row < 5 ? lanes - 5 * row : 5;
+        x64_evop_rrm(as, X64_VPXORQ, X64_L512, X64_XMM0 + row, (x64_kreg)(X64_K0 + n), false, X64_XMM0 + row,
+                     x64_at(BUF, 40 * row));
+    }
+}
+
+static size_t generate_avx512(x64_asm *as, const x64_sha3_config *cfg)
+{
+    x64_align(as, 32);
+    size_t entry = x64_asm_pc(as);
+    x64m_enter(as);
+    x64_push(as, X64_R12);
+    x64_push(as, X64_R13);
+    x64_push(as, X64_R14);
+    x64_mov_ri(as, TABLE, (int64_t)(uintptr_t)avx512_perms_and_rots);
+    x64_mov_ri(as, ROUND_CONST, (int64_t)(uintptr_t)x64_sha3_round_consts);
+    /* the int arguments' upper halves are garbage: block_size is added to buf as 64 bits */
+    x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
+    /* k5 = 0x1f, k4 = 0x0f, ... k1 = 0x01 */
+    x64_mov_ri(as, X64_RAX, 0x1f);
+    x64_kmovw_kr(as, X64_K5, X64_RAX);
+    for (int k = 1; k <= 4; k++)
+        x64_kshiftrw(as, (x64_kreg)(X64_K5 - k), X64_K5, k);
+    for (int r = 0; r < 5; r++)
+        x64_evmovdqu64_load(as, X64_L512, X64_XMM0 + r, X64_K5, true, x64_at(STATE, 40 * r));
+    for (int t = 0; t < 15; t++)
+        x64_evmovdqu64_load(as, X64_L512, X64_XMM17 + t, X64_K0, false, x64_at(TABLE, 64 * t));
+
+    x64_label block, rounds;
+    x64_label_init(&block);
+    x64_label_init(&rounds);
+    x64_bind(as, &block);
+    x64_mov_ri(as, ROUNDS_LEFT, 24);
+    x64_mov_rr(as, CONST_NEXT, ROUND_CONST);
+    /* absorb: row 0 (every size has it whole), then the rows of the block size */
+    x64_evop_rrm(as, X64_VPXORQ, X64_L512, Z(0), X64_K5, false, Z(0), x64_at(BUF, 0));
+    for (size_t k = 0; k < NBLOCK_SIZES; k++) {
+        x64_label next;
+        x64_label_init(&next);
+        if (k + 1 < NBLOCK_SIZES) {
+            x64_alu_ri_32(as, X64_CMP, BLOCK_SIZE, block_sizes[k].block_size);
+            x64_jcc(as, X64_NE, &next);
+        }
+        avx512_absorb_rows(as, block_sizes[k].lanes);
+        if (k + 1 < NBLOCK_SIZES) {
+            x64_jmp(as, &rounds);
+            x64_bind(as, &next);
+        }
+    }
+    x64_bind(as, &rounds);
+    x64_alu_ri_32(as, X64_SUB, ROUNDS_LEFT, 1);
+    avx512_round(as);
+    x64_alu_ri_32(as, X64_CMP, ROUNDS_LEFT, 0); /* the round's add of the constant pointer set the flags */
+    x64_jcc(as, X64_NE, &rounds);
+
+    if (cfg->multi_block) {
+        x64_alu_rr(as, X64_ADD, BUF, BLOCK_SIZE);
+        x64_alu_rr_32(as, X64_ADD, OFS, BLOCK_SIZE);
+        x64_alu_rr_32(as, X64_CMP, OFS, LIMIT);
+        x64_jcc(as, X64_LE, &block);
+        x64_mov_rr_32(as, X64_RAX, OFS);
+    } else {
+        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+    }
+    for (int r = 0; r < 5; r++)
+        x64_evmovdqu64_store(as, X64_L512, x64_at(STATE, 40 * r), X64_K5, X64_XMM0 + r);
+    x64_vzeroupper(as);
+    x64_pop(as, X64_R14);
+    x64_pop(as, X64_R13);
+    x64_pop(as, X64_R12);
+    x64m_leave(as);
+    x64_ret(as);
+    return entry;
+}
+
+void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg)
+{
+    if (cfg->variant == X64_SHA3_AVX512) {
+        avx512_round(as);
+        return;
+    }
+    gpr_round(as, cfg, STATE, 0, X64_RSP, GPR_COPY, 0);
+}
+
+size_t x64_generate_sha3_implCompress(x64_asm *as, const x64_sha3_config *cfg)
+{
+    return cfg->variant == X64_SHA3_AVX512 ? generate_avx512(as, cfg) : generate_gpr(as, cfg);
+}

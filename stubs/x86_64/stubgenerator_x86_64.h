@@ -1,0 +1,62 @@
+/*
+ * stubs/x86_64/stubgenerator_x86_64.h — the x86-64 SHA-3 stub generators
+ * (HotSpot's cpu/x86/stubGenerator_x86_64_sha3.cpp and minivm's own).
+ *
+ * Pure code emission into an x64_asm buffer: compiled and runnable on every
+ * host, so every stub can be generated, printed and checked against llvm-mc
+ * anywhere; only executing the bytes needs x86-64 (and the variant's ISA).
+ *
+ * Every variant takes HotSpot's arguments (stubdeclarations.h):
+ *   rdi buf, rsi state, edx block_size [, ecx ofs, r8d limit]   (System V)
+ * reads only the low 32 bits of the int arguments, dispatches on block_size
+ * inside (72/104/136/144/168; anything else is a caller bug, as in HotSpot),
+ * and returns ofs (multi-block) or 0 in eax. Callee-saved rbx, rbp, r12..r15
+ * are preserved; the direction flag is untouched; a variant that uses
+ * vector registers ends with vzeroupper.
+ *
+ *   GPR     (minivm's): Keccak-f[1600] in general registers with the state in
+ *           memory, rounds alternating between the caller's state and a
+ *           200-byte copy on the stack (two rounds per loop trip: no copy);
+ *           theta's column parities and D in registers, rho+pi+chi one output
+ *           row at a time, iota from a round-constant table. bmi: BMI1 andn
+ *           for chi and BMI2 rorx for the rotations (UseBMI1Instructions,
+ *           UseBMI2Instructions); without them mov+not+and and mov+rol.
+ *   AVX512  (JDK-8341527): the five rows in the low five qwords of zmm0..zmm4,
+ *           vpternlogq/vprolq/vprolvq/vpermt2q, masks k1..k5, fifteen
+ *           permutation and rotation vectors in zmm17..zmm31.
+ */
+#ifndef MINIVM_STUBGENERATOR_X86_64_H
+#define MINIVM_STUBGENERATOR_X86_64_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "assembler_x86_64.h"
+
+typedef enum x64_sha3_variant {
+    X64_SHA3_GPR,     /* scalar: "gpr" with BMI1+BMI2, "gpr-nobmi" without */
+    X64_SHA3_AVX512,  /* "avx512": HotSpot's row layout (AVX-512F, and BW for vmovdqu16) */
+} x64_sha3_variant;
+
+typedef struct x64_sha3_config {
+    x64_sha3_variant variant;
+    bool multi_block;  /* sha3_implCompressMB (returns ofs), else sha3_implCompress */
+    bool bmi1, bmi2;   /* GPR: andn, rorx */
+} x64_sha3_config;
+
+/* The 24 Keccak round constants the stubs read (one 8-byte word each). */
+extern const uint64_t x64_sha3_round_consts[24];
+
+/*
+ * Emit one SHA-3 stub at the buffer's current position. Returns the entry's
+ * byte offset. On a refused instruction or a full buffer, x64_asm_failed(as)
+ * is true and the bytes must not run.
+ */
+size_t x64_generate_sha3_implCompress(x64_asm *as, const x64_sha3_config *cfg);
+
+/* One Keccak round of the variant as its stub emits it (for llvm-mca and
+   the instruction counts in docs/stubs.md). */
+void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg);
+
+#endif

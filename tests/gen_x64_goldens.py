@@ -1,0 +1,763 @@
+#!/usr/bin/env python3
+"""tests/gen_x64_goldens.py — reference bytes for the x86-64 encoder, from llvm-mc.
+
+For every encoder form of stubs/x86_64/assembler_x86_64.h this picks random
+operands (every general register, xmm0..xmm15 in VEX forms and xmm0..xmm31 in
+EVEX forms, k0..k7, every vector length a form allows, memory operands over
+every base and index, every scale and every displacement class, EVEX disp8*N
+boundaries included, immediates with their end points), writes each case as
+Intel-syntax assembly, assembles the lot with
+
+    llvm-mc -triple=x86_64 -mattr=+avx2,... -x86-asm-syntax=intel -output-asm-variant=1 -show-encoding
+
+and writes one line per case:
+
+    form <TAB> operands (space-separated integers) <TAB> bytes (hex, space-separated) <TAB> assembly text
+
+The operands are the arguments of the C call in order, after `as`
+(tests/test_x64_encoder.c says which call each form makes): registers by
+number (rax..r15 0..15, xmm0..xmm31 0..31, k0..k7 0..7), enums by value, a
+memory operand as four numbers, base index scale disp (index -1: none),
+bools as 0/1. Two forms need a setting the C call does not show: jmp/jcc take
+the label's distance from the jump (bytes; <= 0: bound before the jump, > 0: a
+forward jump, bound later), and lea_rip the offset the instruction starts at
+before its target. Their bytes come from an object file (llvm-mc
+-filetype=obj), one section per case, as -show-encoding leaves jumps to labels
+as fixups; the forward jumps are written {disp32}, the rel32 form minivm uses.
+
+Where llvm-mc has two encodings for one text, the goldens follow what minivm
+is specified to emit: mov_ri's text is the encoding minivm chooses (mov r32,
+mov r64 with a simm32, movabs), so the bytes are checked, not the choice; and
+test_ri_32 leaves out eax, which llvm-mc encodes with its short form A9 while
+the header promises F7 /0 (tests/test_x64_encoder.c checks eax itself).
+
+Usage:
+    tests/gen_x64_goldens.py > tests/data/x64_goldens.txt     # regenerate (seeded)
+    tests/gen_x64_goldens.py --live TEST_EXE HEADER           # fresh sample, run the test
+The --live mode exits 77 (Meson's "skipped") when llvm-mc is not installed.
+"""
+import argparse
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+SEED = 20250611
+CASES_PER_FORM = 60
+MATTR = '+avx2,+bmi,+bmi2,+avx512f,+avx512bw,+avx512vl,+avx512dq'
+LLVM_MC = ['llvm-mc', '-triple=x86_64', '-mattr=' + MATTR, '-x86-asm-syntax=intel']
+SHOW_ENCODING = LLVM_MC + ['-output-asm-variant=1', '-show-encoding']
+OBJECT = LLVM_MC + ['-filetype=obj']
+
+GPR64 = ['rax', 'rcx', 'rdx', 'rbx', 'rsp', 'rbp', 'rsi', 'rdi',
+         'r8', 'r9', 'r10', 'r11', 'r12', 'r13', 'r14', 'r15']
+GPR32 = ['eax', 'ecx', 'edx', 'ebx', 'esp', 'ebp', 'esi', 'edi',
+         'r8d', 'r9d', 'r10d', 'r11d', 'r12d', 'r13d', 'r14d', 'r15d']
+VREG = ['xmm', 'ymm', 'zmm']                  # by x64_vlen
+VPTR = ['xmmword', 'ymmword', 'zmmword']
+ALU = ['add', 'or', 'and', 'sub', 'xor', 'cmp']                       # x64_alu
+SHIFT = {0: 'rol', 1: 'ror', 4: 'shl', 5: 'shr', 7: 'sar'}           # x64_shift
+COND = ['o', 'no', 'b', 'ae', 'e', 'ne', 'be', 'a', 's', 'ns', 'p', 'np', 'l', 'ge', 'le', 'g']
+VOP = ['vpxor', 'vpand', 'vpandn', 'vpor', 'vpaddq', 'vpsllvq', 'vpsrlvq', 'vpunpcklqdq',
+       'vpunpckhqdq']                                                 # x64_vop
+EVOP = ['vpxorq', 'vpandq', 'vpandnq', 'vporq', 'vpermt2q', 'vpermq', 'vprolvq', 'vpsllvq',
+        'vpsrlvq']                                                    # x64_evop
+EVOP_PERMQ_V = 5
+INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
+EVEX = '{evex} '   # llvm-mc picks VEX for an xmm0..15 text that VEX can also encode
+
+
+class Gen:
+    """Operand pickers. Registers, vector lengths, memory shapes come from
+    shuffled decks (one per form and operand), so every value appears once
+    every len(deck) draws; immediates and displacements mix end points in."""
+
+    def __init__(self, rnd):
+        self.r = rnd
+        self.form = ''
+        self.decks = {}
+
+    def deck(self, key, items):
+        d = self.decks.get((self.form, key))
+        if not d:
+            d = list(items)
+            self.r.shuffle(d)
+            self.decks[(self.form, key)] = d
+        return d.pop()
+
+    def gpr(self, key):
+        return self.deck(key, range(16))
+
+    def xmm(self, key):          # VEX: xmm0..xmm15
+        return self.deck(key, range(16))
+
+    def zmm(self, key):          # EVEX: xmm0..xmm31
+        return self.deck(key, range(32))
+
+    def k(self, key):
+        return self.deck(key, range(8))
+
+    def vlen(self, key, allowed):
+        return self.deck(key, allowed)
+
+    def imm(self, lo, hi, specials=()):
+        """uniform in lo..hi, with lo, hi and the specials often"""
+        k = self.r.random()
+        if k < 0.1:
+            return lo
+        if k < 0.2:
+            return hi
+        if specials and k < 0.4:
+            return self.r.choice(specials)
+        return self.r.randint(lo, hi)
+
+    def disp(self, key, n):
+        """a displacement of every class: none, disp8, disp32; for EVEX (n > 1)
+        a multiple of n whose quotient fits in 8 bits, one that does not, and a
+        non-multiple (always disp32 there)"""
+        if n == 1:
+            kind = self.deck(key, ['zero', 'd8', 'd32'])
+            if kind == 'zero':
+                return 0
+            if kind == 'd8':
+                return self.r.choice([-128, 127, -1, 1, self.r.randint(-128, 127) or 64])
+            if self.r.random() < 0.4:
+                return self.r.choice([128, -129, INT32_MAX, INT32_MIN])
+            v = self.r.randint(INT32_MIN, INT32_MAX)
+            return v if not -128 <= v <= 127 else v + 4096
+        kind = self.deck(key, ['zero', 'fit', 'over', 'odd'])
+        if kind == 'zero':
+            return 0
+        if kind == 'fit':
+            return n * self.r.choice([-128, 127, -1, 1, self.r.randint(-128, 127) or 2])
+        if kind == 'over':
+            return n * self.r.choice([128, -129, self.r.randint(129, INT32_MAX // n),
+                                      -self.r.randint(130, -(INT32_MIN // n))])
+        v = self.r.choice([n // 2, 1, -1, 127, -128, 4, self.r.randint(-128 * n, 127 * n)])
+        return v if v % n else v + 1
+
+    def mem(self, key, n=1):
+        """[base + index*scale + disp] as the four operands; n: the EVEX tuple size"""
+        base = self.deck(key + '.base', range(16))
+        index = self.deck(key + '.index', [-1] + [r for r in range(16) if r != 4])
+        scale = self.deck(key + '.scale', [1, 2, 4, 8]) if index >= 0 else 1
+        return [base, index, scale, self.disp(key + '.disp', n)]
+
+
+def mem_text(m, size):
+    base, index, scale, disp = m
+    s = GPR64[base]
+    if index >= 0:
+        s += ' + %s*%d' % (GPR64[index], scale)
+    if disp:
+        s += (' + %d' if disp > 0 else ' - %d') % abs(disp)
+    return ('%s ptr [%s]' % (size, s)) if size else '[%s]' % s
+
+
+def mask_text(k, z):
+    return ('' if k == 0 else ' {k%d}' % k) + (' {z}' if z else '')
+
+
+def vr(l, n):
+    return '%s%d' % (VREG[l], n)
+
+
+class Obj:
+    """A case assembled into an object file, in a section of its own: the
+    instruction is bytes start..size-trailing of the section."""
+
+    def __init__(self, lines, start, trailing):
+        self.lines, self.start, self.trailing = lines, start, trailing
+
+
+# ---- forms: name -> (function(g) returning (operands, text[, Obj]) or None to re-draw, weight) ----
+
+FORMS = {}
+
+
+def form(name, weight=1):
+    def deco(fn):
+        FORMS[name] = (fn, weight)
+        return fn
+    return deco
+
+
+# integer moves
+
+@form('mov_rr')
+def _(g):
+    d, s = g.gpr('d'), g.gpr('s')
+    return [d, s], 'mov %s, %s' % (GPR64[d], GPR64[s])
+
+
+@form('mov_rr_32')
+def _(g):
+    d, s = g.gpr('d'), g.gpr('s')
+    return [d, s], 'mov %s, %s' % (GPR32[d], GPR32[s])
+
+
+def reg_mem_form(name, text, size, regs):
+    def fn(g):
+        d, m = g.gpr('d'), g.mem('m')
+        return [d] + m, text % (regs[d], mem_text(m, size))
+    FORMS[name] = (fn, 1)
+
+
+def mem_reg_form(name, text, size, regs):
+    def fn(g):
+        m, s = g.mem('m'), g.gpr('s')
+        return m + [s], text % (mem_text(m, size), regs[s])
+    FORMS[name] = (fn, 1)
+
+
+reg_mem_form('mov_rm', 'mov %s, %s', 'qword', GPR64)
+reg_mem_form('mov_rm_32', 'mov %s, %s', 'dword', GPR32)
+mem_reg_form('mov_mr', 'mov %s, %s', 'qword', GPR64)
+mem_reg_form('mov_mr_32', 'mov %s, %s', 'dword', GPR32)
+reg_mem_form('lea', 'lea %s, %s', None, GPR64)
+
+
+@form('mov_ri')
+def _(g):
+    d = g.gpr('d')
+    kind = g.deck('kind', ['u32', 'neg32', 'wide'])
+    if kind == 'u32':
+        imm = g.imm(0, 0xffffffff, [1, 0x7fffffff, 0x80000000, 255])
+    elif kind == 'neg32':
+        imm = g.imm(INT32_MIN, -1, [-2])
+    else:
+        imm = g.r.choice([0x100000000, 2 ** 63 - 1, INT32_MIN - 1, -2 ** 63,
+                          g.r.randint(0x100000000, 2 ** 63 - 1), g.r.randint(-2 ** 63, INT32_MIN - 1)])
+    # the text of the encoding minivm chooses (llvm-mc would pick C7 for a small `mov rax, imm`)
+    if 0 <= imm <= 0xffffffff:
+        text = 'mov %s, %d' % (GPR32[d], imm)
+    elif INT32_MIN <= imm < 0:
+        text = 'mov %s, %d' % (GPR64[d], imm)
+    else:
+        text = 'movabs %s, %d' % (GPR64[d], imm)
+    return [d, imm], text
+
+
+@form('lea_rip')
+def _(g):
+    d = g.gpr('d')
+    origin = g.imm(0, 60000, [7, 100])
+    target = g.r.choice([0, origin, origin + 7, g.r.randint(0, 60000), INT32_MAX, INT32_MAX + origin + 7,
+                         g.r.randint(0, INT32_MAX)])
+    disp = target - origin - 7
+    return [d, origin, target], 'lea %s, [rip %s %d]' % (GPR64[d], '+' if disp >= 0 else '-', abs(disp))
+
+
+# arithmetic and logic
+
+IMM32_SPECIALS = [0, 1, -1, 127, -128, 128, -129, INT32_MAX, INT32_MIN]
+
+
+def imm32(g):
+    if g.deck('immkind', ['i8', 'i32']) == 'i8':
+        return g.imm(-128, 127, [0, 1, -1])
+    return g.imm(INT32_MIN, INT32_MAX, IMM32_SPECIALS)
+
+
+@form('alu_rr', 2)
+def _(g):
+    op, d, s = g.deck('op', range(6)), g.gpr('d'), g.gpr('s')
+    return [op, d, s], '%s %s, %s' % (ALU[op], GPR64[d], GPR64[s])
+
+
+@form('alu_rr_32', 2)
+def _(g):
+    op, d, s = g.deck('op', range(6)), g.gpr('d'), g.gpr('s')
+    return [op, d, s], '%s %s, %s' % (ALU[op], GPR32[d], GPR32[s])
+
+
+@form('alu_rm', 2)
+def _(g):
+    op, d, m = g.deck('op', range(6)), g.gpr('d'), g.mem('m')
+    return [op, d] + m, '%s %s, %s' % (ALU[op], GPR64[d], mem_text(m, 'qword'))
+
+
+@form('alu_mr', 2)
+def _(g):
+    op, m, s = g.deck('op', range(6)), g.mem('m'), g.gpr('s')
+    return [op] + m + [s], '%s %s, %s' % (ALU[op], mem_text(m, 'qword'), GPR64[s])
+
+
+@form('alu_ri', 2)
+def _(g):
+    op, d, imm = g.deck('op', range(6)), g.gpr('d'), imm32(g)
+    return [op, d, imm], '%s %s, %d' % (ALU[op], GPR64[d], imm)
+
+
+@form('alu_ri_32', 2)
+def _(g):
+    op, d, imm = g.deck('op', range(6)), g.gpr('d'), imm32(g)
+    return [op, d, imm], '%s %s, %d' % (ALU[op], GPR32[d], imm)
+
+
+@form('alu_mi', 2)
+def _(g):
+    op, m, imm = g.deck('op', range(6)), g.mem('m'), imm32(g)
+    return [op] + m + [imm], '%s %s, %d' % (ALU[op], mem_text(m, 'qword'), imm)
+
+
+@form('test_rr')
+def _(g):
+    a, b = g.gpr('a'), g.gpr('b')
+    return [a, b], 'test %s, %s' % (GPR64[a], GPR64[b])
+
+
+@form('test_ri_32')
+def _(g):
+    a = g.deck('a', range(1, 16))   # not eax: llvm-mc encodes it as A9 id (see the docstring)
+    imm = imm32(g)
+    return [a, imm], 'test %s, %d' % (GPR32[a], imm)
+
+
+@form('not')
+def _(g):
+    r = g.gpr('r')
+    return [r], 'not %s' % GPR64[r]
+
+
+@form('not_m')
+def _(g):
+    m = g.mem('m')
+    return m, 'not %s' % mem_text(m, 'qword')
+
+
+@form('shift_ri', 2)
+def _(g):
+    op, r, imm = g.deck('op', sorted(SHIFT)), g.gpr('r'), g.imm(0, 63, [1, 2, 32])
+    return [op, r, imm], '%s %s, %d' % (SHIFT[op], GPR64[r], imm)
+
+
+@form('andn')
+def _(g):
+    d, a, b = g.gpr('d'), g.gpr('a'), g.gpr('b')
+    return [d, a, b], 'andn %s, %s, %s' % (GPR64[d], GPR64[a], GPR64[b])
+
+
+@form('andn_m')
+def _(g):
+    d, a, m = g.gpr('d'), g.gpr('a'), g.mem('m')
+    return [d, a] + m, 'andn %s, %s, %s' % (GPR64[d], GPR64[a], mem_text(m, 'qword'))
+
+
+@form('rorx')
+def _(g):
+    d, s, imm = g.gpr('d'), g.gpr('s'), g.imm(0, 63, [1, 32])
+    return [d, s, imm], 'rorx %s, %s, %d' % (GPR64[d], GPR64[s], imm)
+
+
+@form('rorx_m')
+def _(g):
+    d, m, imm = g.gpr('d'), g.mem('m'), g.imm(0, 63, [1, 32])
+    return [d] + m + [imm], 'rorx %s, %s, %d' % (GPR64[d], mem_text(m, 'qword'), imm)
+
+
+# stack and control
+
+@form('push')
+def _(g):
+    r = g.gpr('r')
+    return [r], 'push %s' % GPR64[r]
+
+
+@form('pop')
+def _(g):
+    r = g.gpr('r')
+    return [r], 'pop %s' % GPR64[r]
+
+
+@form('call_r')
+def _(g):
+    r = g.gpr('r')
+    return [r], 'call %s' % GPR64[r]
+
+
+for _name in ('leave', 'ret', 'ud2', 'nop'):
+    FORMS[_name] = ((lambda n: lambda g: ([], n))(_name), 0)
+
+
+def jump_case(g, mnemonic, near_len):
+    """distance of the label from the jump's first byte: <= 0 bound before it
+    (short form when the rel8 fits, else rel32), > 0 bound after (rel32)"""
+    if g.deck('dir', ['back', 'fwd']) == 'back':
+        dist = -g.r.choice([0, 1, 2, 126, 127, 128, 129, g.r.randint(0, 300), g.r.randint(300, 60000)])
+        return dist, Obj(['.L:', '.fill %d, 1, 0x90' % -dist, '%s .L' % mnemonic], -dist, 0), \
+            '%s .L (.L at %d)' % (mnemonic, dist)
+    dist = near_len + g.r.choice([0, 1, 121, 122, 123, g.r.randint(0, 300), g.r.randint(300, 60000)])
+    fill = dist - near_len
+    return dist, Obj(['{disp32} %s .L' % mnemonic, '.fill %d, 1, 0x90' % fill, '.L:'], 0, fill), \
+        '{disp32} %s .L (.L at +%d)' % (mnemonic, dist)
+
+
+@form('jmp')
+def _(g):
+    dist, obj, text = jump_case(g, 'jmp', 5)
+    return [dist], text, obj
+
+
+@form('jcc')
+def _(g):
+    c = g.deck('c', range(16))
+    dist, obj, text = jump_case(g, 'j' + COND[c], 6)
+    return [c, dist], text, obj
+
+
+# AVX/AVX2 (VEX): xmm0..xmm15, 128 or 256 bits
+
+@form('vmovdqu_load')
+def _(g):
+    l, d, m = g.vlen('l', [0, 1]), g.xmm('d'), g.mem('m')
+    return [l, d] + m, 'vmovdqu %s, %s' % (vr(l, d), mem_text(m, VPTR[l]))
+
+
+@form('vmovdqu_store')
+def _(g):
+    l, m, s = g.vlen('l', [0, 1]), g.mem('m'), g.xmm('s')
+    return [l] + m + [s], 'vmovdqu %s, %s' % (mem_text(m, VPTR[l]), vr(l, s))
+
+
+@form('vmovdqa_rr')
+def _(g):
+    l, d, s = g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('s')
+    return [l, d, s], 'vmovdqa %s, %s' % (vr(l, d), vr(l, s))
+
+
+@form('vmovq_xr')
+def _(g):
+    d, s = g.xmm('d'), g.gpr('s')
+    return [d, s], 'vmovq xmm%d, %s' % (d, GPR64[s])
+
+
+@form('vmovq_rx')
+def _(g):
+    d, s = g.gpr('d'), g.xmm('s')
+    return [d, s], 'vmovq %s, xmm%d' % (GPR64[d], s)
+
+
+@form('vmovq_load')
+def _(g):
+    d, m = g.xmm('d'), g.mem('m')
+    return [d] + m, 'vmovq xmm%d, %s' % (d, mem_text(m, 'qword'))
+
+
+@form('vmovq_store')
+def _(g):
+    m, s = g.mem('m'), g.xmm('s')
+    return m + [s], 'vmovq %s, xmm%d' % (mem_text(m, 'qword'), s)
+
+
+@form('vop_rrr', 2)
+def _(g):
+    op, l, d, a, b = g.deck('op', range(9)), g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('a'), g.xmm('b')
+    return [op, l, d, a, b], '%s %s, %s, %s' % (VOP[op], vr(l, d), vr(l, a), vr(l, b))
+
+
+@form('vop_rrm', 2)
+def _(g):
+    op, l, d, a, m = g.deck('op', range(9)), g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('a'), g.mem('m')
+    return [op, l, d, a] + m, '%s %s, %s, %s' % (VOP[op], vr(l, d), vr(l, a), mem_text(m, VPTR[l]))
+
+
+def vshift_form(name, mnemonic):
+    def fn(g):
+        l, d, s, imm = g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('s'), g.imm(0, 255, [1, 63, 64])
+        return [l, d, s, imm], '%s %s, %s, %d' % (mnemonic, vr(l, d), vr(l, s), imm)
+    FORMS[name] = (fn, 1)
+
+
+vshift_form('vpsllq_i', 'vpsllq')
+vshift_form('vpsrlq_i', 'vpsrlq')
+
+
+@form('vpermq')
+def _(g):
+    d, s, imm = g.xmm('d'), g.xmm('s'), g.imm(0, 255)
+    return [d, s, imm], 'vpermq ymm%d, ymm%d, %d' % (d, s, imm)
+
+
+@form('vpblendd')
+def _(g):
+    l, d, a, b, imm = g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('a'), g.xmm('b'), g.imm(0, 255)
+    return [l, d, a, b, imm], 'vpblendd %s, %s, %s, %d' % (vr(l, d), vr(l, a), vr(l, b), imm)
+
+
+@form('vpshufd')
+def _(g):
+    l, d, s, imm = g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('s'), g.imm(0, 255)
+    return [l, d, s, imm], 'vpshufd %s, %s, %d' % (vr(l, d), vr(l, s), imm)
+
+
+@form('vperm2i128')
+def _(g):
+    d, a, b, imm = g.xmm('d'), g.xmm('a'), g.xmm('b'), g.imm(0, 255)
+    return [d, a, b, imm], 'vperm2i128 ymm%d, ymm%d, ymm%d, %d' % (d, a, b, imm)
+
+
+@form('vpbroadcastq_m')
+def _(g):
+    l, d, m = g.vlen('l', [0, 1]), g.xmm('d'), g.mem('m')
+    return [l, d] + m, 'vpbroadcastq %s, %s' % (vr(l, d), mem_text(m, 'qword'))
+
+
+@form('vpbroadcastq_x')
+def _(g):
+    l, d, s = g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('s')
+    return [l, d, s], 'vpbroadcastq %s, xmm%d' % (vr(l, d), s)
+
+
+FORMS['vzeroupper'] = (lambda g: ([], 'vzeroupper'), 0)
+
+
+# AVX-512 (EVEX): xmm0..xmm31, 128/256/512 bits, masks; memory N = the vector length
+
+def mask(g):
+    """writemask and zeroing; zeroing needs a real mask (k1..k7)"""
+    k, z = g.k('k'), g.deck('z', [0, 1])
+    return k, (z if k else 0)
+
+
+def evmov_load_form(name, mnemonic):
+    def fn(g):
+        l = g.vlen('l', [0, 1, 2])
+        d, (k, z), m = g.zmm('d'), mask(g), g.mem('m', 16 << l)
+        text = '%s %s%s, %s' % (mnemonic, vr(l, d), mask_text(k, z), mem_text(m, VPTR[l]))
+        return [l, d, k, z] + m, EVEX + text
+    FORMS[name] = (fn, 1)
+
+
+def evmov_store_form(name, mnemonic):
+    def fn(g):
+        l = g.vlen('l', [0, 1, 2])
+        m, k, s = g.mem('m', 16 << l), g.k('k'), g.zmm('s')
+        text = '%s %s%s, %s' % (mnemonic, mem_text(m, VPTR[l]), mask_text(k, 0), vr(l, s))
+        return [l] + m + [k, s], EVEX + text
+    FORMS[name] = (fn, 1)
+
+
+evmov_load_form('evmovdqu64_load', 'vmovdqu64')
+evmov_store_form('evmovdqu64_store', 'vmovdqu64')
+evmov_load_form('evmovdqu8_load', 'vmovdqu8')
+evmov_store_form('evmovdqu8_store', 'vmovdqu8')
+
+
+@form('evmovdqu64_rr')
+def _(g):
+    l, d, (k, z), s = g.vlen('l', [0, 1, 2]), g.zmm('d'), mask(g), g.zmm('s')
+    return [l, d, k, z, s], EVEX + 'vmovdqu64 %s%s, %s' % (vr(l, d), mask_text(k, z), vr(l, s))
+
+
+@form('evmovdqu16_rr')
+def _(g):
+    l, d, s = g.vlen('l', [0, 1, 2]), g.zmm('d'), g.zmm('s')
+    return [l, d, s], EVEX + 'vmovdqu16 %s, %s' % (vr(l, d), vr(l, s))
+
+
+def evop_pick(g):
+    op = g.deck('op', range(9))
+    l = g.vlen('l', [0, 1, 2]) if op != EVOP_PERMQ_V else g.vlen('lp', [1, 2])   # vpermq: 256/512 only
+    return op, l
+
+
+@form('evop_rrr', 2)
+def _(g):
+    op, l = evop_pick(g)
+    d, (k, z), a, b = g.zmm('d'), mask(g), g.zmm('a'), g.zmm('b')
+    text = '%s %s%s, %s, %s' % (EVOP[op], vr(l, d), mask_text(k, z), vr(l, a), vr(l, b))
+    return [op, l, d, k, z, a, b], EVEX + text
+
+
+@form('evop_rrm', 2)
+def _(g):
+    op, l = evop_pick(g)
+    d, (k, z), a, m = g.zmm('d'), mask(g), g.zmm('a'), g.mem('m', 16 << l)
+    return [op, l, d, k, z, a] + m, EVEX + '%s %s%s, %s, %s' % (
+        EVOP[op], vr(l, d), mask_text(k, z), vr(l, a), mem_text(m, VPTR[l]))
+
+
+@form('vpternlogq')
+def _(g):
+    l, d, a, b = g.vlen('l', [0, 1, 2]), g.zmm('d'), g.zmm('a'), g.zmm('b')
+    imm = g.imm(0, 255, [0x96, 0xb4])
+    return [l, d, a, b, imm], EVEX + 'vpternlogq %s, %s, %s, %d' % (vr(l, d), vr(l, a), vr(l, b), imm)
+
+
+@form('vpternlogq_m')
+def _(g):
+    l = g.vlen('l', [0, 1, 2])
+    d, a, m, imm = g.zmm('d'), g.zmm('a'), g.mem('m', 16 << l), g.imm(0, 255, [0x96, 0xb4])
+    text = 'vpternlogq %s, %s, %s, %d' % (vr(l, d), vr(l, a), mem_text(m, VPTR[l]), imm)
+    return [l, d, a] + m + [imm], EVEX + text
+
+
+@form('vprolq')
+def _(g):
+    l, d, s, imm = g.vlen('l', [0, 1, 2]), g.zmm('d'), g.zmm('s'), g.imm(0, 63, [1, 32])
+    return [l, d, s, imm], EVEX + 'vprolq %s, %s, %d' % (vr(l, d), vr(l, s), imm)
+
+
+@form('evpbroadcastq_m')
+def _(g):
+    l, d, m = g.vlen('l', [0, 1, 2]), g.zmm('d'), g.mem('m', 8)   # one element: N = 8
+    return [l, d] + m, EVEX + 'vpbroadcastq %s, %s' % (vr(l, d), mem_text(m, 'qword'))
+
+
+@form('evpbroadcastq_r')
+def _(g):
+    l, d, s = g.vlen('l', [0, 1, 2]), g.zmm('d'), g.gpr('s')
+    return [l, d, s], EVEX + 'vpbroadcastq %s, %s' % (vr(l, d), GPR64[s])
+
+
+# mask registers
+
+@form('kmovw_kr')
+def _(g):
+    k, r = g.k('k'), g.gpr('r')
+    return [k, r], 'kmovw k%d, %s' % (k, GPR32[r])
+
+
+@form('kmovw_rk')
+def _(g):
+    r, k = g.gpr('r'), g.k('k')
+    return [r, k], 'kmovw %s, k%d' % (GPR32[r], k)
+
+
+@form('kmovq_kr')
+def _(g):
+    k, r = g.k('k'), g.gpr('r')
+    return [k, r], 'kmovq k%d, %s' % (k, GPR64[r])
+
+
+def kshift_form(name):
+    def fn(g):
+        d, s, imm = g.k('d'), g.k('s'), g.imm(0, 255, [1, 15, 16])
+        return [d, s, imm], '%s k%d, k%d, %d' % (name, d, s, imm)
+    FORMS[name] = (fn, 1)
+
+
+kshift_form('kshiftrw')
+kshift_form('kshiftlw')
+
+
+# ---- assembling ----------------------------------------------------------------
+
+def cases(seed, per_form):
+    """[(form, operands, text, Obj or None)]; weight 0: one case (no operands)"""
+    g = Gen(random.Random(seed))
+    out = []
+    for name, (fn, weight) in FORMS.items():
+        g.form = name
+        n, want = 0, max(1, per_form * weight)
+        while n < want:
+            c = fn(g)
+            if c is not None:
+                out.append((name, c[0], c[1], c[2] if len(c) > 2 else None))
+                n += 1
+    return out
+
+
+def run_llvm_mc(args, src):
+    p = subprocess.run(args, input=src.encode(), capture_output=True)
+    err = p.stderr.decode(errors='replace')
+    if p.returncode != 0 or err.strip():
+        sys.exit('llvm-mc failed:\n' + err[:4000])
+    return p.stdout
+
+
+def elf_sections(data):
+    """{name: bytes} of an ELF64 little-endian relocatable file"""
+    shoff, = struct.unpack_from('<Q', data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
+    heads = [struct.unpack_from('<IIQQQQ', data, shoff + k * shentsize) for k in range(shnum)]
+    strtab = heads[shstrndx][4]
+    out = {}
+    for name, _typ, _flags, _addr, off, size in heads:
+        end = data.index(b'\0', strtab + name)
+        out[data[strtab + name:end].decode()] = data[off:off + size]
+    return out
+
+
+def assemble(case_list):
+    """the bytes of every case, in order"""
+    enc = [c for c in case_list if c[3] is None]
+    src = ''.join(text + '\n' for _, _, text, _ in enc)
+    found = []
+    for line in run_llvm_mc(SHOW_ENCODING, src).decode().splitlines():
+        if 'encoding: [' in line:
+            b = line.split('encoding: [')[1].split(']')[0].split(',')
+            if any(not x.startswith('0x') for x in b):
+                sys.exit('llvm-mc left a fixup in: ' + line)
+            found.append(bytes(int(x, 16) for x in b))
+    if len(found) != len(enc):
+        sys.exit('llvm-mc gave %d encodings for %d instructions' % (len(found), len(enc)))
+    objs = [c for c in case_list if c[3] is not None]
+    src = ''
+    for k, (_, _, _, o) in enumerate(objs):
+        src += '.section .text.c%d,"ax",@progbits\n' % k
+        src += ''.join(line.replace('.L', '.Lc%d' % k) + '\n' for line in o.lines)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'jumps.o')
+        run_llvm_mc(OBJECT + ['-o', path], src)
+        with open(path, 'rb') as f:
+            secs = elf_sections(f.read())
+    if any(name.startswith('.rela') for name in secs):
+        sys.exit('llvm-mc left relocations in the jump cases')
+    obj_bytes = []
+    for k, (_, _, _, o) in enumerate(objs):
+        sec = secs['.text.c%d' % k]
+        obj_bytes.append(sec[o.start:len(sec) - o.trailing])
+    it_enc, it_obj = iter(found), iter(obj_bytes)
+    return [next(it_obj) if c[3] is not None else next(it_enc) for c in case_list]
+
+
+def write(f, case_list, encodings, header):
+    f.write(header)
+    for (name, ops, text, _), b in zip(case_list, encodings):
+        f.write('%s\t%s\t%s\t%s\n' % (name, ' '.join(str(o) for o in ops), b.hex(' '), text))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--seed', type=int, default=SEED)
+    ap.add_argument('--cases', type=int, default=CASES_PER_FORM, help='cases per form')
+    ap.add_argument('--live', nargs=2, metavar=('TEST_EXE', 'HEADER'),
+                    help='assemble a fresh random sample and run the encoder test on it')
+    a = ap.parse_args()
+    if shutil.which('llvm-mc') is None:
+        print('llvm-mc not installed: skipped', file=sys.stderr)
+        sys.exit(77 if a.live else 1)
+    if a.live:
+        seed = int(os.environ.get('X64_LIVE_SEED', random.SystemRandom().randrange(1 << 31)))
+        per_form = int(os.environ.get('X64_LIVE_CASES', '40'))
+        print('live llvm-mc sample: seed %d, %d cases per form (X64_LIVE_SEED=%d to repeat)'
+              % (seed, per_form, seed), flush=True)
+        cl = cases(seed, per_form)
+        encodings = assemble(cl)
+        with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as f:
+            write(f, cl, encodings, '# live sample, seed %d\n' % seed)
+        try:
+            # cross builds: run the test under the exe_wrapper (tests/meson.build)
+            wrapper = os.environ.get('MINIVM_WRAPPER', '').split()
+            r = subprocess.run(wrapper + [a.live[0], f.name, a.live[1], str(per_form)])
+        finally:
+            os.unlink(f.name)
+        sys.exit(r.returncode)
+    cl = cases(a.seed, a.cases)
+    encodings = assemble(cl)
+    ver = subprocess.run(['llvm-mc', '--version'], capture_output=True, text=True).stdout
+    ver = next((l.strip() for l in ver.splitlines() if 'version' in l), 'unknown version')
+    header = ('# Generated by tests/gen_x64_goldens.py (seed %d, %d cases per form, %s); do not edit.\n'
+              '# Regenerate: python3 tests/gen_x64_goldens.py > tests/data/x64_goldens.txt\n'
+              '# form<TAB>operands of the C encoder call<TAB>llvm-mc bytes<TAB>assembly (Intel syntax)\n'
+              % (a.seed, a.cases, ver))
+    write(sys.stdout, cl, encodings, header)
+
+
+if __name__ == '__main__':
+    main()
