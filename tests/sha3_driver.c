@@ -110,7 +110,7 @@ const stub_routines *sd_start_stubs(const char *const *opts, size_t nopts)
 {
     flags_init(flags_host_arch());
     for (size_t i = 0; i < nopts; i++)
-        if (!flag_process_argument(opts[i], false, FLAG_ORIGIN_COMMAND_LINE, stderr))
+        if (!flag_process_argument(opts[i], true, FLAG_ORIGIN_COMMAND_LINE, stderr)) /* another arch's: ignored */
             return NULL;
     if (stubs_select_cpu_and_ergonomics(stderr) != 0)
         return NULL;

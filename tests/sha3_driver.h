@@ -51,7 +51,8 @@ size_t sd_hash(vm_t *vm, const vm_method *hash, const char *ctx, int alg, const 
 vm_obj *sd_get_instance(vm_t *vm, const vm_method *get_instance, const char *ctx, const char *name, size_t len);
 
 /* The stubs/ part started as the launcher does, with the -XX options opts
-   (without "-XX:"): the stub table, NULL after a flag or ergonomics error (on stderr). */
+   (without "-XX:"; unknown ones, such as another architecture's, are ignored):
+   the stub table, NULL after a flag or ergonomics error (on stderr). */
 const stub_routines *sd_start_stubs(const char *const *opts, size_t nopts);
 
 #endif

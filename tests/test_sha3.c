@@ -830,26 +830,27 @@ static void test_get_instance(void **state)
 /* ---- the table ----------------------------------------------------------------------- */
 
 /*
- * --stubs gpr|simd: generate the stubs as the launcher does for
- * -XX:+UseSHA3Intrinsics -XX:-/+UseSIMDForSHA3Intrinsic. Returns 0, 77 when
- * the variant does not run on this host, -1 on a usage or flag error.
+ * --stubs VARIANT OPTION...: generate the stubs as the launcher does for
+ * -XX:+UseSHA3Intrinsics and the -XX options given (without "-XX:", e.g.
+ * "-UseSIMDForSHA3Intrinsic"; options of the other architecture are
+ * ignored), and run everything with them if the variant linked is VARIANT
+ * ("gpr", "simd", "gpr-nobmi", "avx512"). Returns 0, 77 when that variant does
+ * not run on this host, -1 on a usage or flag error.
  */
 static int select_stubs(int argc, char **argv)
 {
     if (argc == 1)
         return 0;
-    if (argc != 3 || strcmp(argv[1], "--stubs") != 0 || (strcmp(argv[2], "gpr") && strcmp(argv[2], "simd"))) {
-        fprintf(stderr, "usage: test_sha3 [--stubs gpr|simd]\n");
+    if (argc < 3 || strcmp(argv[1], "--stubs") != 0 || argc > 3 + 8) {
+        fprintf(stderr, "usage: test_sha3 [--stubs VARIANT [OPTION...]]\n");
         return -1;
     }
-    bool simd = strcmp(argv[2], "simd") == 0;
-    if (flags_host_arch() != FLAG_ARCH_AARCH64) { /* the only stubs are AArch64's */
-        printf("no %s SHA-3 stub runs on this host: skipped\n", argv[2]);
-        return 77;
-    }
-    const char *opts[] = {"+UnlockDiagnosticVMOptions", "+UseSHA3Intrinsics",
-                          simd ? "+UseSIMDForSHA3Intrinsic" : "-UseSIMDForSHA3Intrinsic", "-PrintWarnings"};
-    const stub_routines *t = sd_start_stubs(opts, sizeof opts / sizeof opts[0]);
+    const char *opts[4 + 8] = {"+UnlockDiagnosticVMOptions", "+IgnoreUnrecognizedVMOptions", "+UseSHA3Intrinsics",
+                               "-PrintWarnings"};
+    size_t n = 4;
+    for (int i = 3; i < argc; i++)
+        opts[n++] = argv[i];
+    const stub_routines *t = sd_start_stubs(opts, n);
     if (!t)
         return -1;
     if (!t->sha3_implCompress.fn || !t->sha3_implCompressMB.fn ||
