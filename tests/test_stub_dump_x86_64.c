@@ -1,0 +1,187 @@
+/*
+ * tests/test_stub_dump_x86_64.c — every generated x86-64 SHA-3 stub (each
+ * variant, both entries) and each variant's round re-disassembled by
+ * `llvm-mc --disassemble -show-encoding` on any host: no byte llvm-mc cannot
+ * decode (it warns on stderr and exits 0, so both streams are checked), every
+ * byte accounted for (the encodings llvm-mc prints add up to the stub's size),
+ * and the instruction mix each variant promises: the GPR stubs name no vector
+ * or mask register, the BMI one uses andn and rorx and the other neither; the
+ * AVX-512 round is JDK-8341527's 24 vpermt2q, 12 vpternlogq, 5 copies, 3
+ * vprolvq, 1 vprolq and 1 masked vpxorq. Exits 77 (Meson's "skipped") when
+ * llvm-mc is not installed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "stubgenerator_x86_64.h"
+
+typedef struct mix {
+    int insns;
+    size_t bytes;        /* the encodings' lengths, summed */
+    int vector;          /* instructions naming xmm/ymm/zmm or k registers */
+    int evex;            /* encodings starting with 0x62 */
+    int andn, rorx, rol;
+    int vpermt2q, vpternlogq, copies, vprolvq, vprolq, vpxorq_masked;
+} mix;
+
+static mix disassemble(const char *name, const uint8_t *code, size_t n)
+{
+    char dir[] = "/tmp/minivm_x64_dumpXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char in[64], out[64], err[64], cmd[512];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(err, sizeof err, "%s/err", dir);
+    FILE *f = fopen(in, "w");
+    assert_non_null(f);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "0x%02x%c", code[i], i % 16 == 15 ? '\n' : ' ');
+    fputc('\n', f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "llvm-mc --disassemble -show-encoding -triple=x86_64 %s >%s 2>%s", in, out, err);
+    int rc = system(cmd);
+
+    mix m = {0};
+    char line[1024];
+    f = fopen(err, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f))
+        fail_msg("%s: llvm-mc: %s", name, line);
+    fclose(f);
+    assert_int_equal(rc, 0);
+    f = fopen(out, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        char *p = line + strspn(line, " \t");
+        if (*p == '\0' || *p == '\n' || *p == '.' || *p == '#')
+            continue; /* .text, and the fixup notes of branches */
+        const char *enc = strstr(p, "# encoding: [");
+        if (!enc)
+            fail_msg("%s: no encoding in: %s", name, line);
+        m.insns++;
+        enc += strlen("# encoding: [");
+        if (strncmp(enc, "0x62", 4) == 0)
+            m.evex++;
+        /* "[0x0f,0x84,A,A,A,A]": a branch's displacement bytes are shown as A */
+        if (*enc != ']')
+            m.bytes++;
+        for (const char *b = enc; *b && *b != ']'; b++)
+            m.bytes += *b == ',';
+        char mnem[32] = "";
+        sscanf(p, "%31s", mnem);
+        const char *ops = p + strlen(mnem);
+        m.vector += strstr(ops, "mm") != NULL || strstr(ops, "%k") != NULL;
+        m.andn += strncmp(mnem, "andn", 4) == 0;
+        m.rorx += strncmp(mnem, "rorx", 4) == 0;
+        m.rol += strncmp(mnem, "rol", 3) == 0;
+        m.vpermt2q += strcmp(mnem, "vpermt2q") == 0;
+        m.vpternlogq += strcmp(mnem, "vpternlogq") == 0;
+        m.copies += strcmp(mnem, "vmovdqu16") == 0;
+        m.vprolvq += strcmp(mnem, "vprolvq") == 0;
+        m.vprolq += strcmp(mnem, "vprolq") == 0;
+        m.vpxorq_masked += strcmp(mnem, "vpxorq") == 0 && strstr(ops, "{%k") != NULL;
+    }
+    fclose(f);
+    unlink(in);
+    unlink(out);
+    unlink(err);
+    rmdir(dir);
+    return m;
+}
+
+static bool have_llvm_mc(void) { return system("llvm-mc --version >/dev/null 2>&1") == 0; }
+
+typedef struct config {
+    const char *name;
+    x64_sha3_config cfg;
+} config;
+
+static const config configs[] = {
+    {"gpr", {.variant = X64_SHA3_GPR, .bmi1 = true, .bmi2 = true}},
+    {"gpr MB", {.variant = X64_SHA3_GPR, .multi_block = true, .bmi1 = true, .bmi2 = true}},
+    {"gpr-nobmi", {.variant = X64_SHA3_GPR}},
+    {"gpr-nobmi MB", {.variant = X64_SHA3_GPR, .multi_block = true}},
+    {"avx512", {.variant = X64_SHA3_AVX512}},
+    {"avx512 MB", {.variant = X64_SHA3_AVX512, .multi_block = true}},
+};
+#define NCONFIGS (sizeof configs / sizeof configs[0])
+
+static void every_stub_decodes(void **state)
+{
+    (void)state;
+    static uint8_t code[65536];
+    for (size_t c = 0; c < NCONFIGS; c++) {
+        x64_asm as;
+        x64_asm_init(&as, code, sizeof code);
+        as.fatal = false;
+        x64_generate_sha3_implCompress(&as, &configs[c].cfg);
+        assert_false(x64_asm_failed(&as));
+        mix m = disassemble(configs[c].name, code, x64_asm_pc(&as));
+        if (m.bytes != x64_asm_pc(&as))
+            fail_msg("%s: llvm-mc accounts for %zu of the %zu bytes", configs[c].name, m.bytes, x64_asm_pc(&as));
+        print_message("%-14s %5zu bytes, %4d instructions, %3d EVEX\n", configs[c].name, m.bytes, m.insns, m.evex);
+        if (configs[c].cfg.variant == X64_SHA3_GPR) {
+            assert_int_equal(m.vector, 0);
+            assert_int_equal(m.evex, 0);
+            if (configs[c].cfg.bmi1) {
+                assert_true(m.andn == 2 * 25 && m.rorx > 0 && m.rol == 0);
+            } else {
+                assert_true(m.andn == 0 && m.rorx == 0 && m.rol > 0);
+            }
+        } else {
+            assert_true(m.vector > 0);
+        }
+    }
+}
+
+/* One round of each variant as its loop emits it: the instruction counts docs/stubs.md gives. */
+static void round_mix(void **state)
+{
+    (void)state;
+    static uint8_t code[16384];
+    for (size_t c = 0; c < NCONFIGS; c += 2) {
+        x64_asm as;
+        x64_asm_init(&as, code, sizeof code);
+        x64_emit_sha3_round(&as, &configs[c].cfg);
+        assert_false(x64_asm_failed(&as));
+        mix m = disassemble(configs[c].name, code, x64_asm_pc(&as));
+        print_message("%-10s round: %3d instructions, %4zu bytes\n", configs[c].name, m.insns, m.bytes);
+        if (configs[c].cfg.variant == X64_SHA3_AVX512) {
+            assert_int_equal(m.vpermt2q, 24);
+            assert_int_equal(m.vpternlogq, 12);
+            assert_int_equal(m.copies, 5);
+            assert_int_equal(m.vprolvq, 3);
+            assert_int_equal(m.vprolq, 1);
+            assert_int_equal(m.vpxorq_masked, 1);
+            assert_int_equal(m.insns, 24 + 12 + 5 + 3 + 1 + 1 + 1); /* and the constant pointer's add */
+        } else if (configs[c].cfg.bmi1) {
+            /* theta 25 loads/xors + 10 for D; 25 x (load, xor D, rotate) less lane 0's rotate; chi 25 x
+               (andn, xor, store); iota 1 */
+            assert_int_equal(m.insns, 25 + 10 + 74 + 75 + 1);
+        } else {
+            assert_int_equal(m.insns, 25 + 15 + 74 + 125 + 1);
+        }
+    }
+}
+
+int main(void)
+{
+    if (!have_llvm_mc()) {
+        printf("llvm-mc is not installed: skipped\n");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_stub_decodes),
+        cmocka_unit_test(round_mix),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
