@@ -128,6 +128,22 @@ static const catalog_case catalog_cases[] = {
       "(96 cores per cpu, 2 threads per core) family 25 model 17 stepping 1 microcode 0x0, cx8, cmov, fxsr, "
       "ht, mmx, sse, sse2, sse3, ssse3, sse4a, sse4.1, sse4.2, popcnt, lzcnt, avx, avx2, aes, erms, clmul, "
       "bmi1, bmi2, adx, avx512f, avx512dq, avx512cd, avx512bw, avx512vl, sha, fma" },
+    { "sapphire-rapids", X64, 0, "GenuineIntel", "sha avx2 bmi2 avx512f avx512bw avx512vl", "sse4a",
+      "(48 cores per cpu, 2 threads per core) family 6 model 143 stepping 8 microcode 0x0, cx8, cmov, fxsr, "
+      "ht, mmx, sse, sse2, sse3, ssse3, sse4.1, sse4.2, popcnt, lzcnt, avx, avx2, aes, erms, clmul, bmi1, "
+      "bmi2, adx, avx512f, avx512dq, avx512cd, avx512bw, avx512vl, sha, fma" },
+    { "emerald-rapids", X64, 0, "GenuineIntel", "sha avx2 bmi2 avx512f avx512bw avx512vl", "sse4a",
+      "(60 cores per cpu, 2 threads per core) family 6 model 207 stepping 2 microcode 0x0, cx8, cmov, fxsr, "
+      "ht, mmx, sse, sse2, sse3, ssse3, sse4.1, sse4.2, popcnt, lzcnt, avx, avx2, aes, erms, clmul, bmi1, "
+      "bmi2, adx, avx512f, avx512dq, avx512cd, avx512bw, avx512vl, sha, fma" },
+    { "sierra-forest",  X64, 0, "GenuineIntel", "sha avx2 bmi1 bmi2", "avx512f avx512vl ht",
+      "(144 cores per cpu, 1 threads per core) family 6 model 175 stepping 3 microcode 0x0, cx8, cmov, fxsr, "
+      "mmx, sse, sse2, sse3, ssse3, sse4.1, sse4.2, popcnt, lzcnt, avx, avx2, aes, erms, clmul, bmi1, "
+      "bmi2, adx, sha, fma" },
+    { "zen5",           X64, 0, "AuthenticAMD", "sha avx2 bmi2 avx512f avx512bw avx512vl", "",
+      "(96 cores per cpu, 2 threads per core) family 26 model 2 stepping 1 microcode 0x0, cx8, cmov, fxsr, "
+      "ht, mmx, sse, sse2, sse3, ssse3, sse4a, sse4.1, sse4.2, popcnt, lzcnt, avx, avx2, aes, erms, clmul, "
+      "bmi1, bmi2, adx, avx512f, avx512dq, avx512cd, avx512bw, avx512vl, sha, fma" },
 };
 #define NCATALOG_CASES (sizeof catalog_cases / sizeof catalog_cases[0])
 

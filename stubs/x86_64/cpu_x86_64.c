@@ -58,6 +58,14 @@ static const x64_model catalog[] = {
       X64_BASE " sse4a adx sha_ni" },
     { "zen4",           "AMD EPYC 9654 96-Core Processor",                 "AuthenticAMD", 25, 17, 1, 96, 2,
       X64_BASE " sse4a adx avx512f avx512dq avx512cd avx512bw avx512vl sha_ni" },
+    { "sapphire-rapids", "Intel(R) Xeon(R) Platinum 8488C",                 "GenuineIntel", 6, 143, 8, 48, 2,
+      X64_BASE " adx avx512f avx512dq avx512cd avx512bw avx512vl sha_ni" },
+    { "emerald-rapids", "Intel(R) Xeon(R) Platinum 8581C CPU @ 2.30GHz",   "GenuineIntel", 6, 207, 2, 60, 2,
+      X64_BASE " adx avx512f avx512dq avx512cd avx512bw avx512vl sha_ni" },
+    { "sierra-forest",  "Intel(R) Xeon(R) 6780E",                          "GenuineIntel", 6, 175, 3, 144, 1,
+      X64_BASE " adx sha_ni" },
+    { "zen5",           "AMD EPYC 9655 96-Core Processor",                 "AuthenticAMD", 26, 2, 1, 96, 2,
+      X64_BASE " sse4a adx avx512f avx512dq avx512cd avx512bw avx512vl sha_ni" },
 };
 #define NCATALOG (sizeof catalog / sizeof catalog[0])
 
