@@ -11,8 +11,15 @@
  * *clobbered gets bit 0 rbx, 1 rbp, 2 r12, 3 r13, 4 r14, 5 r15, 6 rsp (not
  * back where the call left it), 7 the direction flag set, 8 upper vector
  * state left dirty (XINUSE bits 2 or 6 after the call: no vzeroupper; only
- * checked when checkasm_xinuse is nonzero, i.e. XGETBV with ECX=1 exists).
- * The stub's rax is returned. Only built for x86-64 hosts (tests/meson.build).
+ * checked when checkasm_xinuse is nonzero, i.e. XGETBV with ECX=1 exists and
+ * tells: the upper state is cleaned before the call, so only the stub can
+ * have dirtied it). The stub's rax is returned.
+ *
+ *   uint32_t checkasm_xinuse_after_vzeroupper(void);
+ *
+ * XINUSE right after a vzeroupper: 0 in bits 2 and 6 where the CPU (or an
+ * emulator) tracks the state, so the check above means something.
+ * Only built for x86-64 hosts (tests/meson.build).
  */
     .bss
     .balign 8
@@ -70,6 +77,10 @@ checkasm_call:
     movabsq $MAGIC(14), %r14
     movabsq $MAGIC(15), %r15
     cld
+    cmpl $0, checkasm_xinuse(%rip)
+    je 2f
+    vzeroupper                      /* a clean start: only the stub can dirty it */
+2:
     movq %rsp, saved_rsp(%rip)
     callq *%r11
     movq %rax, %r9                  /* the stub's result */
@@ -115,5 +126,14 @@ checkasm_call:
     popq %rbp
     ret
     .size checkasm_call, .-checkasm_call
+
+    .globl checkasm_xinuse_after_vzeroupper
+    .type checkasm_xinuse_after_vzeroupper, @function
+checkasm_xinuse_after_vzeroupper:
+    vzeroupper
+    movl $1, %ecx
+    xgetbv
+    ret
+    .size checkasm_xinuse_after_vzeroupper, .-checkasm_xinuse_after_vzeroupper
 
     .section .note.GNU-stack, "", @progbits
