@@ -2,6 +2,7 @@
 # cross/sha3_matrix.sh — the SHA-3 stub matrix: one row per QEMU CPU model.
 #
 #   sh cross/sha3_matrix.sh [build-aarch64] [model ...]
+#   MATRIX_ARCH=x86_64 sh cross/sha3_matrix.sh build [model ...]
 #
 # For each model (QEMU_CPU): the MIDR and features minivm detects, the final
 # UseSHA3Intrinsics / UseSIMDForSHA3Intrinsic defaults, and for each flag
@@ -15,18 +16,33 @@
 #   gpr    -XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic
 #   simd   -XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic
 #
-# Expected (REFERENCE §3): off runs the bytecode everywhere; gpr runs the GPR
+# Expected (docs/stubs.md): off runs the bytecode everywhere; gpr runs the GPR
 # stub everywhere; simd runs the SIMD stub only where the CPU has sha3 (QEMU's
 # max) and elsewhere warns and runs the bytecode; no run dies of a signal.
+#
+# MATRIX_ARCH=x86_64: a native x86-64 build under qemu-x86_64 (models without
+# AVX-512: TCG has none), with the columns
+#   off    -XX:-UseSHA3Intrinsics                      the bytecode
+#   gpr    -XX:-UseSIMDForSHA3Intrinsic                the GPR stub with BMI1/BMI2
+#   nobmi  ... -XX:-UseBMI1Instructions -XX:-UseBMI2Instructions   gpr-nobmi
+#   simd   -XX:+UseSIMDForSHA3Intrinsic                no AVX2 stub yet: a warning, the bytecode
+#   avx512 -XX:EmulateCPU=icelake-server -XX:+UseSIMDForSHA3Intrinsic
+#          the flags ask for AVX-512, the host cannot: a warning and the GPR stub, never SIGILL
 # Exit status 1 when any cell differs from that. scripts/test-cross runs it.
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build-aarch64}
 [ $# -gt 0 ] && shift
-models=${*:-"cortex-a53 cortex-a72 cortex-a76 neoverse-n1 a64fx max"}
+arch=${MATRIX_ARCH:-aarch64}
+if [ "$arch" = x86_64 ]; then
+    models=${*:-$(awk '!/^#/ && NF == 2 {print $2}' cross/qemu-x86_64-models.txt)}
+    qemu=${MINIVM_QEMU:-qemu-x86_64}
+else
+    models=${*:-"cortex-a53 cortex-a72 cortex-a76 neoverse-n1 a64fx max"}
+    qemu=${MINIVM_QEMU:-qemu-aarch64 -L /}
+fi
 minivm=$build/minivm
 [ -x "$minivm" ] || { echo "sha3_matrix: $minivm not built (sh scripts/test-cross)" >&2; exit 1; }
-qemu=${MINIVM_QEMU:-qemu-aarch64 -L /}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -64,7 +80,7 @@ cell() { # model, flags...
         want=$(awk -v a="$a" '$1 == a {print $2}' "$tmp/want")
         [ "$got" = "$want" ] || ok=WRONG
         # the stub named on the implCompress0 line, else the bytecode
-        p=$(grep 'implCompress0' "$tmp/out" "$tmp/err" 2>/dev/null | sed -n 's/.*(intrinsic).*stub [a-zA-Z0-9_]* (\([a-z]*\)).*/\1/p' | head -1)
+        p=$(grep 'implCompress0' "$tmp/out" "$tmp/err" 2>/dev/null | sed -n 's/.*(intrinsic).*stub [a-zA-Z0-9_]* (\([a-z0-9-]*\)).*/\1/p' | head -1)
         p=${p:-int}
         [ -z "$path" ] || [ "$path" = "$p" ] || p=mixed
         path=$p
@@ -80,6 +96,31 @@ midr_of() { # "0xII 0xV 0xPPP R" -> 0x%08x
 }
 
 failed=0
+if [ "$arch" = x86_64 ]; then
+    printf '%-12s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s\n' model avx512 bmi2 off gpr nobmi simd avx512
+    for m in $models; do
+        cpu=$(run "$m" -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
+        has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
+        off=$(cell "$m" -XX:-UseSHA3Intrinsics)
+        gpr=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic)
+        nobmi=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic -XX:-UseBMI1Instructions \
+            -XX:-UseBMI2Instructions)
+        simd=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic)
+        avx512=$(cell "$m" -XX:EmulateCPU=icelake-server -XX:+UseSIMDForSHA3Intrinsic)
+        printf '%-12s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s\n' "${m%%,*}" "$(has avx512f)" "$(has bmi2)" \
+            "$off" "$gpr" "$nobmi" "$simd" "$avx512"
+        for pair in "off:int - OK:$off" "gpr:gpr - OK:$gpr" "nobmi:gpr-nobmi - OK:$nobmi" "simd:int W OK:$simd" \
+            "avx512:gpr W OK:$avx512"; do
+            name=${pair%%:*} rest=${pair#*:} want=${rest%%:*} got=${rest#*:}
+            if [ "$got" != "$want" ]; then
+                echo "  ${m%%,*} $name: expected '$want', got '$got'" >&2
+                failed=1
+            fi
+        done
+    done
+    [ $failed -eq 0 ] && echo "sha3_matrix (x86_64): every cell as expected" || echo "sha3_matrix: FAILED" >&2
+    exit $failed
+fi
 printf '%-11s %-10s %-4s %-6s %-11s  %-14s %-14s %-14s\n' model MIDR sha3 sha512 "defaults" \
     "off" "gpr" "simd"
 printf '%-11s %-10s %-4s %-6s %-11s  %-14s %-14s %-14s\n' "" "" "" "" "SHA3/SIMD" \
