@@ -6,8 +6,9 @@
 #
 #   sh bench/stub_jmh.sh [build-dir] [MessageDigests options...]
 #
-# build-dir defaults to build on an AArch64 host, to build-aarch64 (run under
-# QEMU_CPU=${QEMU_CPU:-max}) elsewhere; the options default to a short run
+# build-dir defaults to build (native: on x86-64 the SIMD row is the AVX-512
+# stub); the cross build build-aarch64 runs under qemu-aarch64 with
+# QEMU_CPU=${QEMU_CPU:-max}; the options default to a short run
 # (-wi 1 -i 5 -w 300 -r 500 -p digesterName=SHA3-256,SHA3-512). The
 # configurations run one after another, repeated ROUNDS=${ROUNDS:-1} times in
 # turn (interleaved) and the best round per row kept; under QEMU the figures
@@ -15,9 +16,13 @@
 # reported as such (the VM's warning) and its column left out.
 set -eu
 cd "$(dirname "$0")/.."
-if [ "$(uname -m)" = aarch64 ]; then default=build; wrap=""; else default=build-aarch64; wrap="qemu-aarch64 -L /"; fi
-build=${1:-$default}
+build=${1:-build}
 [ $# -gt 0 ] && shift
+wrap=""
+# an AArch64 binary (ELF e_machine 183) on another host runs under QEMU
+if [ "$(uname -m)" != aarch64 ] && [ "$(od -An -j18 -N2 -tu2 "$build/minivm" 2>/dev/null | tr -d ' ')" = 183 ]; then
+    wrap="qemu-aarch64 -L /"
+fi
 [ $# -gt 0 ] || set -- -wi 1 -i 5 -w 300 -r 500 -p digesterName=SHA3-256,SHA3-512
 [ -x "$build/minivm" ] || { echo "stub_jmh: $build/minivm not built" >&2; exit 1; }
 export QEMU_CPU=${QEMU_CPU:-max}
