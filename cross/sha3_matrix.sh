@@ -25,9 +25,10 @@
 #   off    -XX:-UseSHA3Intrinsics                      the bytecode
 #   gpr    -XX:-UseSIMDForSHA3Intrinsic                the GPR stub with BMI1/BMI2
 #   nobmi  ... -XX:-UseBMI1Instructions -XX:-UseBMI2Instructions   gpr-nobmi
-#   simd   -XX:+UseSIMDForSHA3Intrinsic                no AVX2 stub yet: a warning, the bytecode
+#   avx2   -XX:+UseSIMDForSHA3Intrinsic                the AVX2 stub (UseAVX=2 on these models)
+#   avx1   ... -XX:UseAVX=1                            no vector stub below AVX2: a warning, the bytecode
 #   avx512 -XX:EmulateCPU=icelake-server -XX:+UseSIMDForSHA3Intrinsic
-#          the flags ask for AVX-512, the host cannot: a warning and the GPR stub, never SIGILL
+#          the flags ask for AVX-512, the host cannot: a warning and the AVX2 stub, never SIGILL
 # Exit status 1 when any cell differs from that. scripts/test-cross runs it.
 set -eu
 cd "$(dirname "$0")/.."
@@ -97,7 +98,7 @@ midr_of() { # "0xII 0xV 0xPPP R" -> 0x%08x
 
 failed=0
 if [ "$arch" = x86_64 ]; then
-    printf '%-12s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s\n' model avx512 bmi2 off gpr nobmi simd avx512
+    printf '%-12s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s %-14s\n' model avx512 bmi2 off gpr nobmi avx2 avx1 avx512
     for m in $models; do
         cpu=$(run "$m" -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
         has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
@@ -105,12 +106,13 @@ if [ "$arch" = x86_64 ]; then
         gpr=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic)
         nobmi=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic -XX:-UseBMI1Instructions \
             -XX:-UseBMI2Instructions)
-        simd=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic)
+        avx2=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic)
+        avx1=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=1)
         avx512=$(cell "$m" -XX:EmulateCPU=icelake-server -XX:+UseSIMDForSHA3Intrinsic)
-        printf '%-12s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s\n' "${m%%,*}" "$(has avx512f)" "$(has bmi2)" \
-            "$off" "$gpr" "$nobmi" "$simd" "$avx512"
-        for pair in "off:int - OK:$off" "gpr:gpr - OK:$gpr" "nobmi:gpr-nobmi - OK:$nobmi" "simd:int W OK:$simd" \
-            "avx512:gpr W OK:$avx512"; do
+        printf '%-12s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s %-14s\n' "${m%%,*}" "$(has avx512f)" "$(has bmi2)" \
+            "$off" "$gpr" "$nobmi" "$avx2" "$avx1" "$avx512"
+        for pair in "off:int - OK:$off" "gpr:gpr - OK:$gpr" "nobmi:gpr-nobmi - OK:$nobmi" "avx2:avx2 - OK:$avx2" \
+            "avx1:int W OK:$avx1" "avx512:avx2 W OK:$avx512"; do
             name=${pair%%:*} rest=${pair#*:} want=${rest%%:*} got=${rest#*:}
             if [ "$got" != "$want" ]; then
                 echo "  ${m%%,*} $name: expected '$want', got '$got'" >&2

@@ -645,6 +645,21 @@ kshift_form('kshiftrw')
 kshift_form('kshiftlw')
 
 
+# AVX2 inserts (the AVX2 SHA-3 stub's pi gather); last, so the earlier forms'
+# random operands stay as they were
+
+@form('vpinsrq_m')
+def _(g):
+    d, a, m, imm = g.xmm('d'), g.xmm('a'), g.mem('m'), g.imm(0, 1)
+    return [d, a] + m + [imm], 'vpinsrq xmm%d, xmm%d, %s, %d' % (d, a, mem_text(m, 'qword'), imm)
+
+
+@form('vinserti128')
+def _(g):
+    d, a, b, imm = g.xmm('d'), g.xmm('a'), g.xmm('b'), g.imm(0, 1)
+    return [d, a, b, imm], 'vinserti128 ymm%d, ymm%d, xmm%d, %d' % (d, a, b, imm)
+
+
 # ---- assembling ----------------------------------------------------------------
 
 def cases(seed, per_form):

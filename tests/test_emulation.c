@@ -74,6 +74,8 @@ static bool host_runs_variant(const char *variant)
     __builtin_cpu_init();
     if (strcmp(variant, "avx512") == 0)
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    if (strcmp(variant, "avx2") == 0)
+        return __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2");
     if (strcmp(variant, "gpr") == 0)
         return __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
     if (strcmp(variant, "gpr-nobmi") == 0)
@@ -86,7 +88,7 @@ static bool host_runs_variant(const char *variant)
 static long final_value(const char *out, const char *name);
 
 /* The variant the final flags ask for, and the ones below it a host may fall back to, best first. */
-static int asked_chain(const char *out, const char *chain[3])
+static int asked_chain(const char *out, const char *chain[4])
 {
     if (host_arch() == CPU_ARCH_AARCH64) {
         chain[0] = final_value(out, "UseSIMDForSHA3Intrinsic") == 1 ? "simd" : "gpr";
@@ -95,12 +97,15 @@ static int asked_chain(const char *out, const char *chain[3])
     }
     bool simd = final_value(out, "UseSIMDForSHA3Intrinsic") == 1;
     bool bmi = final_value(out, "UseBMI1Instructions") == 1 && final_value(out, "UseBMI2Instructions") == 1;
+    long avx = final_value(out, "UseAVX");
     int n = 0;
-    if (simd && final_value(out, "UseAVX") >= 3)
+    if (simd && avx < 2)
+        return 0; /* no vector stub below AVX2: the flag ended false */
+    if (simd && avx >= 3)
         chain[n++] = "avx512";
-    if (simd && n == 0)
-        return 0; /* no AVX2 stub: the flag ended false */
-    if (bmi || n)
+    if (simd)
+        chain[n++] = "avx2";
+    if (bmi)
         chain[n++] = "gpr";
     chain[n++] = "gpr-nobmi";
     return n;
@@ -184,7 +189,7 @@ static void run_cpu(const char *cpu_option, cpu_arch target)
             if (!mb || !single)
                 fail_msg("%s: UseSHA3Intrinsics is true but PrintIntrinsics names no stub:\n%s", where, r.out);
             /* the flags' choice when the host can run it, else the next one down and one warning */
-            const char *chain[3];
+            const char *chain[4];
             int n = asked_chain(r.out, chain), k = 0;
             while (k < n && !host_runs_variant(chain[k]))
                 k++;

@@ -251,6 +251,15 @@ static const erg_case rule_cases[] = {
     {"x86_icelake_simd_minus", {ICELAKE, "-XX:-UseSIMDForSHA3Intrinsic"}, "TTTTTf", ""},
     {"x86_zen3_avx_capped", {ZEN3, "-XX:UseAVX=3"}, "TTTTTF",
      WARN("UseAVX=3 is not supported on this CPU, setting it to UseAVX=2")},
+    /* the vector stub's width: AVX2 (UseAVX=2) and AVX-512 (3); below AVX2 none: a user's
+       +UseSIMDForSHA3Intrinsic cannot be honoured, the default gives way to the GPR stub */
+    {"x86_zen3_simd_plus_avx2", {ZEN3, "-XX:+UseSIMDForSHA3Intrinsic"}, "TTTTTt", ""},
+    {"x86_zen3_avx1_simd_plus_refused", {ZEN3, "-XX:UseAVX=1", "-XX:+UseSIMDForSHA3Intrinsic"}, "TTTFFt", W_SHA3},
+    {"x86_icelake_avx1_default_gpr", {ICELAKE, "-XX:UseAVX=1"}, "TTTFTF", ""},
+    /* HotSpot clears AVX2 below UseAVX=2: without SHA-NI, UseSHA and SHA-256/512 (AVX2+BMI2) go */
+    {"x86_haswell_avx1_sha_off", {HASWELL, "-XX:UseAVX=1"}, "FFFFTF", ""},
+    {"x86_jdk24_icelake_avx1_simd_refused",
+     {ICELAKE, "-XX:SHA3IntrinsicPolicy=JDK24", "-XX:UseAVX=1", "-XX:+UseSHA3Intrinsics"}, "TTTFfT", W_SHA3},
     /* JDK 24/25: AVX-512F+BW or nothing; UseSIMDForSHA3Intrinsic keeps its declared true */
     {"x86_jdk24_icelake_on", {ICELAKE, "-XX:SHA3IntrinsicPolicy=JDK24"}, "TTTTTT", ""},
     {"x86_jdk24_zen4_on", {ZEN4, "-XX:SHA3IntrinsicPolicy=JDK24"}, "TTTTTT", ""},

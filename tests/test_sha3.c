@@ -834,7 +834,7 @@ static void test_get_instance(void **state)
  * -XX:+UseSHA3Intrinsics and the -XX options given (without "-XX:", e.g.
  * "-UseSIMDForSHA3Intrinsic"; options of the other architecture are
  * ignored), and run everything with them if the variant linked is VARIANT
- * ("gpr", "simd", "gpr-nobmi", "avx512"). Returns 0, 77 when that variant does
+ * ("gpr", "simd", "gpr-nobmi", "avx512", "avx2"). Returns 0, 77 when that variant does
  * not run on this host, -1 on a usage or flag error.
  */
 static int select_stubs(int argc, char **argv)

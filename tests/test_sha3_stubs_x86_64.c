@@ -64,6 +64,8 @@ static const x64_stub_config configs[] = {
     {"gpr-nobmi MB", {.variant = X64_SHA3_GPR, .multi_block = true}, 0},
     {"avx512", {.variant = X64_SHA3_AVX512}, F(AVX512F) | F(AVX512BW)},
     {"avx512 MB", {.variant = X64_SHA3_AVX512, .multi_block = true}, F(AVX512F) | F(AVX512BW)},
+    {"avx2", {.variant = X64_SHA3_AVX2}, F(AVX) | F(AVX2)},
+    {"avx2 MB", {.variant = X64_SHA3_AVX2, .multi_block = true}, F(AVX) | F(AVX2)},
 };
 #undef F
 #define NCONFIGS (int)(sizeof configs / sizeof configs[0])

@@ -7,7 +7,9 @@
  * and the instruction mix each variant promises: the GPR stubs name no vector
  * or mask register, the BMI one uses andn and rorx and the other neither; the
  * AVX-512 round is JDK-8341527's 24 vpermt2q, 12 vpternlogq, 5 copies, 3
- * vprolvq, 1 vprolq and 1 masked vpxorq. Exits 77 (Meson's "skipped") when
+ * vprolvq, 1 vprolq and 1 masked vpxorq; the AVX2 stubs have no EVEX
+ * encoding and name no zmm, xmm16..31 or mask register, and their round is
+ * the 153 instructions docs/stubs.md counts. Exits 77 (Meson's "skipped") when
  * llvm-mc is not installed.
  */
 #include <setjmp.h>
@@ -31,7 +33,22 @@ typedef struct mix {
     int evex;            /* encodings starting with 0x62 */
     int andn, rorx, rol;
     int vpermt2q, vpternlogq, copies, vprolvq, vprolq, vpxorq_masked;
+    int vpermq, vpblendd, vpbroadcastq, vshiftv; /* AVX2: shuffles, blends, broadcast loads, vpsllvq/vpsrlvq */
+    int evex_only;       /* instructions naming zmm, xmm16..31 or a mask register (AVX-512 only) */
 } mix;
+
+/* Does the operand text name a register only EVEX can encode? */
+static bool evex_register(const char *ops)
+{
+    if (strstr(ops, "zmm") || strstr(ops, "%k"))
+        return true;
+    for (const char *p = ops; (p = strstr(p, "mm")) != NULL; p += 2) {
+        int n = 0;
+        if (sscanf(p + 2, "%d", &n) == 1 && n >= 16)
+            return true;
+    }
+    return false;
+}
 
 static mix disassemble(const char *name, const uint8_t *code, size_t n)
 {
@@ -89,6 +106,11 @@ static mix disassemble(const char *name, const uint8_t *code, size_t n)
         m.vprolvq += strcmp(mnem, "vprolvq") == 0;
         m.vprolq += strcmp(mnem, "vprolq") == 0;
         m.vpxorq_masked += strcmp(mnem, "vpxorq") == 0 && strstr(ops, "{%k") != NULL;
+        m.vpermq += strcmp(mnem, "vpermq") == 0;
+        m.vpblendd += strcmp(mnem, "vpblendd") == 0;
+        m.vpbroadcastq += strcmp(mnem, "vpbroadcastq") == 0;
+        m.vshiftv += strcmp(mnem, "vpsllvq") == 0 || strcmp(mnem, "vpsrlvq") == 0;
+        m.evex_only += evex_register(ops);
     }
     fclose(f);
     unlink(in);
@@ -112,6 +134,8 @@ static const config configs[] = {
     {"gpr-nobmi MB", {.variant = X64_SHA3_GPR, .multi_block = true}},
     {"avx512", {.variant = X64_SHA3_AVX512}},
     {"avx512 MB", {.variant = X64_SHA3_AVX512, .multi_block = true}},
+    {"avx2", {.variant = X64_SHA3_AVX2}},
+    {"avx2 MB", {.variant = X64_SHA3_AVX2, .multi_block = true}},
 };
 #define NCONFIGS (sizeof configs / sizeof configs[0])
 
@@ -137,8 +161,13 @@ static void every_stub_decodes(void **state)
             } else {
                 assert_true(m.andn == 0 && m.rorx == 0 && m.rol > 0);
             }
-        } else {
+        } else if (configs[c].cfg.variant == X64_SHA3_AVX2) {
+            /* AVX2 only: VEX encodings, ymm0..15, no mask register */
             assert_true(m.vector > 0);
+            assert_int_equal(m.evex, 0);
+            assert_int_equal(m.evex_only, 0);
+        } else {
+            assert_true(m.vector > 0 && m.evex > 0);
         }
     }
 }
@@ -163,6 +192,15 @@ static void round_mix(void **state)
             assert_int_equal(m.vprolq, 1);
             assert_int_equal(m.vpxorq_masked, 1);
             assert_int_equal(m.insns, 24 + 12 + 5 + 3 + 1 + 1 + 1); /* and the constant pointer's add */
+        } else if (configs[c].cfg.variant == X64_SHA3_AVX2) {
+            assert_int_equal(m.evex, 0);
+            assert_int_equal(m.evex_only, 0);
+            assert_int_equal(m.vpermq, 2 + 2 * 5);   /* theta's C[x-1], rol(C[x+1]); chi's two per row */
+            assert_int_equal(m.vshiftv, 4 * 5);      /* rho: left and right, ymm and xmm, per row */
+            assert_int_equal(m.vpbroadcastq, 4 * 5); /* pi's gather: three lanes and B4 per row */
+            assert_int_equal(m.vpblendd, 2 + 5 * 5); /* theta 2; per row the gather's 3, chi's 2 */
+            /* theta 30, rho 30, pi 10 stores + 8 loads and blends per row, chi 8 per row, iota 2 + the add */
+            assert_int_equal(m.insns, 30 + 30 + 10 + 5 * 8 + 5 * 8 + 3);
         } else if (configs[c].cfg.bmi1) {
             /* theta 25 loads/xors + 10 for D; 25 x (load, xor D, rotate) less lane 0's rotate; chi 25 x
                (andn, xor, store); iota 1 */

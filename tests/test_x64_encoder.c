@@ -156,7 +156,9 @@ static void pad(x64_asm *as, int64_t n)
     X(kmovw_rk,         2,  x64_kmovw_rk(as, R(0), K(1)))                                    \
     X(kmovq_kr,         2,  x64_kmovq_kr(as, K(0), R(1)))                                    \
     X(kshiftrw,         3,  x64_kshiftrw(as, K(0), K(1), I(2)))                              \
-    X(kshiftlw,         3,  x64_kshiftlw(as, K(0), K(1), I(2)))
+    X(kshiftlw,         3,  x64_kshiftlw(as, K(0), K(1), I(2)))                              \
+    X(vpinsrq_m,        7,  x64_vpinsrq_m(as, V(0), V(1), M(2), I(6)))                       \
+    X(vinserti128,      4,  x64_vinserti128(as, V(0), V(1), V(2), I(3)))
 
 #define ENCODER(name, nargs, call)                                    \
     static void enc_##name(x64_asm *as, const int64_t *a, span *s)    \

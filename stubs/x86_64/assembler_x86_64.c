@@ -986,6 +986,28 @@ void x64_vpbroadcastq_x(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src)
     END();
 }
 
+/* vpinsrq: VEX.128.66.0F3A.W1 22 /r ib; vvvv = a */
+void x64_vpinsrq_m(x64_asm *as, x64_vreg dst, x64_vreg a, x64_mem src, int imm)
+{
+    BEGIN("vpinsrq_m");
+    int index = imm_in(&i, imm, 0, 1, "vpinsrq index");
+    operand o = MEM(src);
+    vex(&i, VEXOP(66, 0F3A, 1, 0x22), X64_L128, XMM(dst), XMM(a), &o);
+    emit1(&i, (unsigned)index);
+    END();
+}
+
+/* vinserti128: VEX.256.66.0F3A.W0 38 /r ib; vvvv = a, r/m = b */
+void x64_vinserti128(x64_asm *as, x64_vreg dst, x64_vreg a, x64_vreg b, int imm)
+{
+    BEGIN("vinserti128");
+    int half = imm_in(&i, imm, 0, 1, "vinserti128 half");
+    operand o = reg_operand(XMM(b));
+    vex(&i, VEXOP(66, 0F3A, 0, 0x38), X64_L256, XMM(dst), XMM(a), &o);
+    emit1(&i, (unsigned)half);
+    END();
+}
+
 /* vzeroupper: VEX.128.0F.WIG 77 = C5 F8 77 */
 void x64_vzeroupper(x64_asm *as)
 {

@@ -207,6 +207,10 @@ void x64_vpshufd(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm8);
 void x64_vperm2i128(x64_asm *as, x64_vreg dst, x64_vreg a, x64_vreg b, int imm8); /* 256 bits only */
 void x64_vpbroadcastq_m(x64_asm *as, x64_vlen l, x64_vreg dst, x64_mem src);    /* VEX: AVX2 */
 void x64_vpbroadcastq_x(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src);   /* from xmm src's low qword */
+/* vpinsrq dst, a, m64, imm (0..1): a with qword imm replaced from memory (128 bits) */
+void x64_vpinsrq_m(x64_asm *as, x64_vreg dst, x64_vreg a, x64_mem src, int imm);
+/* vinserti128 dst, a, b, imm (0..1): a (256 bits) with 128-bit half imm replaced by xmm b */
+void x64_vinserti128(x64_asm *as, x64_vreg dst, x64_vreg a, x64_vreg b, int imm);
 void x64_vzeroupper(x64_asm *as);
 
 /* ---- AVX-512 (EVEX): xmm0..xmm31, 128, 256 or 512 bits; masks ------------

@@ -68,6 +68,25 @@ static bool intel_ecore_xeon(const cpu_info *cpu)
 #define SHA3_UNAVAILABLE \
     "Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not available on this CPU."
 
+/*
+ * minivm's vector SHA-3 stubs need AVX2 at least (UseAVX 3: AVX-512, 2: AVX2).
+ * Below that, UseSIMDForSHA3Intrinsic at its default gives way to the GPR
+ * stub; set by the user it cannot be honoured, and the intrinsic goes off
+ * with HotSpot's SHA3 warning (as AArch64 without the SHA3 extension).
+ */
+static void sha3_vector_width(const cpu_info *cpu)
+{
+    bool avx2 = cpu_has(cpu, X64_CPU_AVX2) && FLAG(UseAVX) >= 2;
+    if (!FLAG(UseSHA3Intrinsics) || !FLAG(UseSIMDForSHA3Intrinsic) || avx2)
+        return;
+    if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic)) {
+        FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, false);
+    } else {
+        vm_warning(SHA3_UNAVAILABLE);
+        FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
+    }
+}
+
 static void sha3_ergonomics(const cpu_info *cpu)
 {
     /* HotSpot's supports_evex(): AVX-512F, kept only while UseAVX allows 512-bit code */
@@ -83,6 +102,7 @@ static void sha3_ergonomics(const cpu_info *cpu)
             vm_warning(SHA3_UNAVAILABLE);
             FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
         }
+        sha3_vector_width(cpu);
         return; /* UseSIMDForSHA3Intrinsic keeps its declared true: HotSpot's only stub is AVX-512 */
     }
     if (strcmp(policy, "JDK-8384353") == 0) {
@@ -95,6 +115,7 @@ static void sha3_ergonomics(const cpu_info *cpu)
         } else {
             FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
         }
+        sha3_vector_width(cpu);
         return;
     }
     /* minivm */
@@ -103,6 +124,7 @@ static void sha3_ergonomics(const cpu_info *cpu)
         FLAG_SET_DEFAULT(UseSHA3Intrinsics, row->use_sha3_intrinsics);
     if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic))
         FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, row->use_simd);
+    sha3_vector_width(cpu);
 }
 
 const char *x64_sha3_row_source(const cpu_info *cpu)
@@ -128,6 +150,10 @@ void x64_sha_ergonomics(const cpu_info *cpu)
                    (int)avx_limit);
         FLAG_SET_DEFAULT(UseAVX, avx_limit);
     }
+    /* HotSpot then clears the features UseAVX does not allow (_features &= ~CPU_AVX2 when
+       UseAVX < 2, ...): every rule below sees the CPU as UseAVX leaves it */
+    avx = avx && FLAG(UseAVX) >= 1;
+    avx2 = avx2 && FLAG(UseAVX) >= 2;
     if (bmi1 && avx) {
         if (FLAG_IS_DEFAULT(UseBMI1Instructions))
             FLAG_SET_DEFAULT(UseBMI1Instructions, true);

@@ -355,10 +355,178 @@ static size_t generate_avx512(x64_asm *as, const x64_sha3_config *cfg)
     return entry;
 }
 
+/* ======================================================================================
+ * AVX2 (minivm's): rows split four plus one, pi through the stack
+ * ======================================================================================
+ *
+ * Row y: lanes 5y..5y+3 in ymm<y> (R[y], ymm0..ymm4), lane 5y+4 in the low
+ * qword of xmm<5+y> (H[y], xmm5..xmm9; its other qword is don't-care, never
+ * read into a lane that matters). ymm10..ymm15 temporaries.
+ *   theta  the row xors give C[0..3] and C[4]; C[x-1] and rol(C[x+1], 1) by
+ *          one vpermq and one vpblendd each; D[4] = C[3] ^ rol(C[0], 1)
+ *   rho    vpsllvq/vpsrlvq/vpor with per-lane counts from a table
+ *   pi     the 25 lanes stored row by row to a 200-byte stack buffer and
+ *          gathered back into the rows they go to: output lane (x, y) is
+ *          input lane ((x + 3y) % 5, x); each ymm row from a vmovq, three
+ *          vpbroadcastq loads and three vpblendd, each H lane broadcast to
+ *          all four qwords by a vpbroadcastq load (no shuffle-port uop)
+ *   chi    B[x+1] and B[x+2] of the four low lanes by vpermq and a blend
+ *          with the broadcast B[4]; ~a & b by vpandn
+ *   iota   vmovq of the constant (zeroing the rest of the ymm) and vpxor
+ * GPRs: r9 the counts table, r10 the next round constant, r11 rounds left,
+ * rax absorbing. At each block the lanes are absorbed in memory (as the
+ * GPR stub), loaded into the rows, and stored back after the 24 rounds.
+ */
+#define ROW_COUNTS(a, b, c, d, e) a, b, c, d, 64 - (a), 64 - (b), 64 - (c), 64 - (d), e, 0, 64 - (e), 0
+/* per row: rho of lanes 0..3 (left), 64 - rho (right), then lane 4's pair as xmm operands */
+_Alignas(32) static const uint64_t avx2_rho_counts[5 * 12] = {
+    ROW_COUNTS(0, 1, 62, 28, 27),   ROW_COUNTS(36, 44, 6, 55, 20), ROW_COUNTS(3, 10, 43, 25, 39),
+    ROW_COUNTS(41, 45, 15, 21, 8), ROW_COUNTS(18, 2, 61, 56, 14),
+};
+#undef ROW_COUNTS
+
+#define AVX2_R(y)   (X64_XMM0 + (y))
+#define AVX2_H(y)   (X64_XMM5 + (y))
+#define AVX2_T(n)   (X64_XMM10 + (n))
+#define AVX2_COUNTS X64_R9
+#define AVX2_RC     X64_R10
+#define AVX2_LEFT   X64_R11
+
+enum {
+    AVX2_BUFFER = 0, /* the pi buffer, 25 lanes */
+    AVX2_FRAME = 224, /* the buffer rounded up to keep rsp 32-byte aligned */
+};
+
+static void avx2_round(x64_asm *as)
+{
+    const x64_vlen Y = X64_L256, X = X64_L128;
+    /* theta: t0 = C[0..3], t1 = C[4]; t2 = rol(C[0..3], 1), t3 = rol(C[4], 1) */
+    x64_vop_rrr(as, X64_VPXOR, Y, AVX2_T(0), AVX2_R(0), AVX2_R(1));
+    x64_vop_rrr(as, X64_VPXOR, X, AVX2_T(1), AVX2_H(0), AVX2_H(1));
+    for (int y = 2; y < 5; y++) {
+        x64_vop_rrr(as, X64_VPXOR, Y, AVX2_T(0), AVX2_T(0), AVX2_R(y));
+        x64_vop_rrr(as, X64_VPXOR, X, AVX2_T(1), AVX2_T(1), AVX2_H(y));
+    }
+    x64_vpsllq_i(as, Y, AVX2_T(2), AVX2_T(0), 1);
+    x64_vpsrlq_i(as, Y, AVX2_T(3), AVX2_T(0), 63);
+    x64_vop_rrr(as, X64_VPOR, Y, AVX2_T(2), AVX2_T(2), AVX2_T(3));
+    x64_vpsllq_i(as, X, AVX2_T(3), AVX2_T(1), 1);
+    x64_vpsrlq_i(as, X, AVX2_T(4), AVX2_T(1), 63);
+    x64_vop_rrr(as, X64_VPOR, X, AVX2_T(3), AVX2_T(3), AVX2_T(4));
+    /* t4 = (C3, C0, C1, C2); D[4] = C3 ^ rol(C0) in t5's low qword */
+    x64_vpermq(as, AVX2_T(4), AVX2_T(0), 0x93);
+    x64_vop_rrr(as, X64_VPXOR, X, AVX2_T(5), AVX2_T(4), AVX2_T(2));
+    /* (C4, C0, C1, C2) ^ (rC1, rC2, rC3, rC4) = D[0..3] */
+    x64_vpblendd(as, Y, AVX2_T(4), AVX2_T(4), AVX2_T(1), 0x03);
+    x64_vpblendd(as, Y, AVX2_T(2), AVX2_T(2), AVX2_T(3), 0x03);
+    x64_vpermq(as, AVX2_T(2), AVX2_T(2), 0x39);
+    x64_vop_rrr(as, X64_VPXOR, Y, AVX2_T(4), AVX2_T(4), AVX2_T(2));
+    for (int y = 0; y < 5; y++) {
+        x64_vop_rrr(as, X64_VPXOR, Y, AVX2_R(y), AVX2_R(y), AVX2_T(4));
+        x64_vop_rrr(as, X64_VPXOR, X, AVX2_H(y), AVX2_H(y), AVX2_T(5));
+    }
+    /* rho, then pi's stores: row y to the buffer's lanes 5y..5y+4 */
+    for (int y = 0; y < 5; y++) {
+        int32_t c = 96 * y;
+        x64_vop_rrm(as, X64_VPSLLVQ, Y, AVX2_T(y % 3), AVX2_R(y), x64_at(AVX2_COUNTS, c));
+        x64_vop_rrm(as, X64_VPSRLVQ, Y, AVX2_R(y), AVX2_R(y), x64_at(AVX2_COUNTS, c + 32));
+        x64_vop_rrr(as, X64_VPOR, Y, AVX2_R(y), AVX2_R(y), AVX2_T(y % 3));
+        x64_vop_rrm(as, X64_VPSLLVQ, X, AVX2_T(3 + y % 3), AVX2_H(y), x64_at(AVX2_COUNTS, c + 64));
+        x64_vop_rrm(as, X64_VPSRLVQ, X, AVX2_H(y), AVX2_H(y), x64_at(AVX2_COUNTS, c + 80));
+        x64_vop_rrr(as, X64_VPOR, X, AVX2_H(y), AVX2_H(y), AVX2_T(3 + y % 3));
+        x64_vmovdqu_store(as, Y, x64_at(X64_RSP, AVX2_BUFFER + 40 * y), AVX2_R(y));
+        x64_vmovq_store(as, x64_at(X64_RSP, AVX2_BUFFER + 40 * y + 32), AVX2_H(y));
+    }
+    /* pi's gather and chi, one output row at a time (temporaries alternate
+       between rows so that consecutive rows can overlap) */
+    for (int y = 0; y < 5; y++) {
+        int lane[5];
+        for (int x = 0; x < 5; x++)
+            lane[x] = 5 * x + (x + 3 * y) % 5;
+        x64_vreg r = AVX2_R(y), h = AVX2_H(y);
+        x64_vreg a = AVX2_T(y % 2 ? 3 : 0), b = AVX2_T(y % 2 ? 4 : 1), c = AVX2_T(y % 2 ? 5 : 2);
+        /* r = (B0, B1, B2, B3) from one vmovq, three broadcast loads and three
+           blends (loads and blends: no shuffle port); h = B4 in every lane */
+        x64_vmovq_load(as, r, x64_at(X64_RSP, AVX2_BUFFER + 8 * lane[0]));
+        x64_vpbroadcastq_m(as, Y, a, x64_at(X64_RSP, AVX2_BUFFER + 8 * lane[1]));
+        x64_vpbroadcastq_m(as, Y, b, x64_at(X64_RSP, AVX2_BUFFER + 8 * lane[3]));
+        x64_vpbroadcastq_m(as, Y, c, x64_at(X64_RSP, AVX2_BUFFER + 8 * lane[2]));
+        x64_vpbroadcastq_m(as, Y, h, x64_at(X64_RSP, AVX2_BUFFER + 8 * lane[4]));
+        x64_vpblendd(as, Y, a, a, b, 0xc0);
+        x64_vpblendd(as, Y, r, r, c, 0x30);
+        x64_vpblendd(as, Y, r, r, a, 0xcc);
+        /* b = (B1, B2, B3, B4), c = (B2, B3, B4, B0) */
+        x64_vpermq(as, b, r, 0x39);
+        x64_vpblendd(as, Y, b, b, h, 0xc0);
+        x64_vpermq(as, c, r, 0x0e);
+        x64_vpblendd(as, Y, c, c, h, 0x30);
+        /* H ^= ~B0 & B1; R ^= ~b & c */
+        x64_vop_rrr(as, X64_VPANDN, X, a, r, b);
+        x64_vop_rrr(as, X64_VPXOR, X, h, h, a);
+        x64_vop_rrr(as, X64_VPANDN, Y, c, b, c);
+        x64_vop_rrr(as, X64_VPXOR, Y, r, r, c);
+        if (y == 0) { /* iota */
+            x64_vmovq_load(as, a, x64_at(AVX2_RC, 0));
+            x64_vop_rrr(as, X64_VPXOR, Y, r, r, a);
+            x64_alu_ri(as, X64_ADD, AVX2_RC, 8);
+        }
+    }
+}
+
+static size_t generate_avx2(x64_asm *as, const x64_sha3_config *cfg)
+{
+    x64_align(as, 32);
+    size_t entry = x64_asm_pc(as);
+    x64m_enter(as);
+    x64_alu_ri(as, X64_AND, X64_RSP, -32);
+    x64_alu_ri(as, X64_SUB, X64_RSP, AVX2_FRAME);
+    /* the int arguments' upper halves are garbage: block_size is added to buf as 64 bits */
+    x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
+    x64_mov_ri(as, AVX2_COUNTS, (int64_t)(uintptr_t)avx2_rho_counts);
+
+    x64_label block, rounds;
+    x64_label_init(&block);
+    x64_label_init(&rounds);
+    x64_bind(as, &block);
+    gpr_absorb(as);
+    for (int y = 0; y < 5; y++) {
+        x64_vmovdqu_load(as, X64_L256, AVX2_R(y), x64_at(STATE, 40 * y));
+        x64_vmovq_load(as, AVX2_H(y), x64_at(STATE, 40 * y + 32));
+    }
+    x64_mov_ri(as, AVX2_RC, (int64_t)(uintptr_t)x64_sha3_round_consts);
+    x64_mov_ri(as, AVX2_LEFT, 24);
+    x64_bind(as, &rounds);
+    avx2_round(as);
+    x64_alu_ri_32(as, X64_SUB, AVX2_LEFT, 1);
+    x64_jcc(as, X64_NE, &rounds);
+    for (int y = 0; y < 5; y++) {
+        x64_vmovdqu_store(as, X64_L256, x64_at(STATE, 40 * y), AVX2_R(y));
+        x64_vmovq_store(as, x64_at(STATE, 40 * y + 32), AVX2_H(y));
+    }
+
+    if (cfg->multi_block) {
+        x64_alu_rr(as, X64_ADD, BUF, BLOCK_SIZE);
+        x64_alu_rr_32(as, X64_ADD, OFS, BLOCK_SIZE);
+        x64_alu_rr_32(as, X64_CMP, OFS, LIMIT);
+        x64_jcc(as, X64_LE, &block);
+        x64_mov_rr_32(as, X64_RAX, OFS);
+    } else {
+        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+    }
+    x64_vzeroupper(as);
+    x64m_leave(as);
+    x64_ret(as);
+    return entry;
+}
+
 void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg)
 {
     if (cfg->variant == X64_SHA3_AVX512) {
         avx512_round(as);
+        return;
+    }
+    if (cfg->variant == X64_SHA3_AVX2) {
+        avx2_round(as);
         return;
     }
     gpr_round(as, cfg, STATE, 0, X64_RSP, GPR_COPY, 0);
@@ -366,5 +534,13 @@ void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg)
 
 size_t x64_generate_sha3_implCompress(x64_asm *as, const x64_sha3_config *cfg)
 {
-    return cfg->variant == X64_SHA3_AVX512 ? generate_avx512(as, cfg) : generate_gpr(as, cfg);
+    switch (cfg->variant) {
+    case X64_SHA3_AVX512:
+        return generate_avx512(as, cfg);
+    case X64_SHA3_AVX2:
+        return generate_avx2(as, cfg);
+    case X64_SHA3_GPR:
+        break;
+    }
+    return generate_gpr(as, cfg);
 }

@@ -24,6 +24,10 @@
  *   AVX512  (JDK-8341527): the five rows in the low five qwords of zmm0..zmm4,
  *           vpternlogq/vprolq/vprolvq/vpermt2q, masks k1..k5, fifteen
  *           permutation and rotation vectors in zmm17..zmm31.
+ *   AVX2    (minivm's): row y's lanes 0..3 in ymm<y>, lane 4 in xmm<5+y>;
+ *           theta and chi within the rows (vpermq, vpblendd, vpandn), rho
+ *           by vpsllvq/vpsrlvq, pi by storing the rows to the stack and
+ *           gathering each output row back (vmovq, vpinsrq, vinserti128).
  */
 #ifndef MINIVM_STUBGENERATOR_X86_64_H
 #define MINIVM_STUBGENERATOR_X86_64_H
@@ -37,6 +41,7 @@
 typedef enum x64_sha3_variant {
     X64_SHA3_GPR,     /* scalar: "gpr" with BMI1+BMI2, "gpr-nobmi" without */
     X64_SHA3_AVX512,  /* "avx512": HotSpot's row layout (AVX-512F, and BW for vmovdqu16) */
+    X64_SHA3_AVX2,    /* "avx2": minivm's rows of four plus one, pi through the stack */
 } x64_sha3_variant;
 
 typedef struct x64_sha3_config {

@@ -32,6 +32,7 @@ typedef struct variant_desc {
 #define FEATURE(f) (UINT64_C(1) << X64_CPU_##f)
 static const variant_desc variants[] = {
     {"avx512", X64_SHA3_AVX512, false, FEATURE(AVX512F) | FEATURE(AVX512BW)},
+    {"avx2", X64_SHA3_AVX2, false, FEATURE(AVX) | FEATURE(AVX2)},
     {"gpr", X64_SHA3_GPR, true, FEATURE(BMI1) | FEATURE(BMI2)},
     {"gpr-nobmi", X64_SHA3_GPR, false, 0},
 };
@@ -47,24 +48,27 @@ static const variant_desc *variant_named(const char *name)
 }
 
 /*
- * SHA-3: UseSIMDForSHA3Intrinsic (minivm's on x86-64) picks a vector stub of
- * the width UseAVX allows (3: AVX-512), else the GPR stub, with BMI1/BMI2 as
- * UseBMI1Instructions and UseBMI2Instructions say. The words run on the
- * host: a variant using a feature the host lacks (the flags followed an
- * emulated CPU) gives way to the next one down that it runs.
+ * SHA-3: UseSIMDForSHA3Intrinsic (minivm's on x86-64) picks the vector stub
+ * of the width UseAVX allows (3: AVX-512, 2: AVX2; below that none: the
+ * ergonomics hook turns the intrinsic off with HotSpot's warning), else the
+ * GPR stub, with BMI1/BMI2 as UseBMI1Instructions and UseBMI2Instructions
+ * say. The words run on the host: a variant using a feature the host lacks
+ * (the flags followed an emulated CPU) gives way to the next one down that
+ * it runs, never to a BMI stub the flags turned off.
  */
 static stub_choice choose(stub_family family, const cpu_info *host)
 {
     stub_choice c = {NULL, NULL, NULL, NULL};
     if (family != STUB_FAMILY_SHA3 || !FLAG(UseSHA3Intrinsics))
         return c;
+    bool bmi = FLAG(UseBMI1Instructions) && FLAG(UseBMI2Instructions);
     const char *flag;
-    if (FLAG(UseSIMDForSHA3Intrinsic) && FLAG(UseAVX) >= 3) {
-        c.variant = "avx512";
+    if (FLAG(UseSIMDForSHA3Intrinsic)) {
+        if (FLAG(UseAVX) < 2)
+            return c;
+        c.variant = FLAG(UseAVX) >= 3 ? "avx512" : "avx2";
         flag = "UseAVX";
-    } else if (FLAG(UseSIMDForSHA3Intrinsic)) {
-        return c; /* no AVX2 stub yet: the ergonomics hook turns the flag off with HotSpot's warning */
-    } else if (FLAG(UseBMI1Instructions) && FLAG(UseBMI2Instructions)) {
+    } else if (bmi) {
         c.variant = "gpr";
         flag = "UseBMI2Instructions";
     } else {
@@ -75,6 +79,8 @@ static stub_choice choose(stub_family family, const cpu_info *host)
         return c;
     const variant_desc *v = variant_named(c.variant);
     for (size_t i = (size_t)(v - variants); i < NVARIANTS; i++) {
+        if (variants[i].bmi && !bmi)
+            continue;
         uint64_t missing = variants[i].features & ~host->features;
         if (!missing) {
             if (i != (size_t)(v - variants)) {
