@@ -39,11 +39,13 @@ typedef struct sha3_row {
 static const sha3_row minivm_rows[] = {
     /* vendor          family        avx512  SHA3   SIMD */
     {"GenuineIntel", 6, 6,           true,   true,  true,
-     "measured: docs/PERFORMANCE.md, Xeon family 6 model 207 (Emerald Rapids), AVX-512 vs GPR"},
+     "measured: docs/PERFORMANCE.md, Xeon family 6 model 207 (Emerald Rapids): AVX-512 level with GPR on a "
+     "quiet core, ahead with a busy neighbour and at 64 B"},
     {"AuthenticAMD", 0x19, 0x1a,     true,   true,  false,
      "inferred: CRYPTOGAMS keccak1600 (Zen 4: AVX-512 8.3 c/B, scalar 7.6: 512-bit ops split in two)"},
     {NULL, 0, 0xffffffffu,           false,  true,  false,
-     "inferred: the GPR stub runs on every x86-64 CPU and beats the bytecode; no AVX2 stub yet"},
+     "measured: the AVX2 stub behind GPR on Xeon 6/207 with UseAVX=2 (docs/PERFORMANCE.md); inferred for "
+     "AVX2-only CPUs (llvm-mca: GPR ahead on Zen 3, level on Haswell)"},
 };
 
 static const sha3_row *minivm_row(const cpu_info *cpu, bool evex)
