@@ -244,7 +244,12 @@ static const erg_case rule_cases[] = {
     {"x86_haswell_defaults", {HASWELL}, "TFTTTF", ""},
     {"x86_icelake_server_defaults", {ICELAKE}, "TTTTTT", ""},
     {"x86_zen4_defaults_gpr", {ZEN4}, "TTTTTF", ""},
-    {"x86_icelake_avx2_only_gpr", {ICELAKE, "-XX:UseAVX=2"}, "TTTTTF", ""},
+    /* a user's UseAVX=2 or 3 names the vector width: that stub, unless -UseSIMDForSHA3Intrinsic */
+    {"x86_icelake_user_avx2_width", {ICELAKE, "-XX:UseAVX=2"}, "TTTTTT", ""},
+    {"x86_icelake_user_avx2_simd_minus_gpr", {ICELAKE, "-XX:UseAVX=2", "-XX:-UseSIMDForSHA3Intrinsic"}, "TTTTTf", ""},
+    {"x86_zen3_user_avx2_width", {ZEN3, "-XX:UseAVX=2"}, "TTTTTT", ""},
+    {"x86_zen4_user_avx3_width", {ZEN4, "-XX:UseAVX=3"}, "TTTTTT", ""},
+    {"x86_zen4_user_avx1_gpr", {ZEN4, "-XX:UseAVX=1"}, "TTTFTF", ""},
     {"x86_zen3_sha3_plus", {ZEN3, "-XX:+UseSHA3Intrinsics"}, "TTTTtF", ""},
     {"x86_zen3_sha3_minus_silent", {ZEN3, "-XX:-UseSHA3Intrinsics"}, "TTTTfF", ""},
     {"x86_zen4_simd_plus", {ZEN4, "-XX:+UseSIMDForSHA3Intrinsic"}, "TTTTTt", ""},

@@ -89,7 +89,7 @@ static void sha3_vector_width(const cpu_info *cpu)
     }
 }
 
-static void sha3_ergonomics(const cpu_info *cpu)
+static void sha3_ergonomics(const cpu_info *cpu, bool user_width)
 {
     /* HotSpot's supports_evex(): AVX-512F, kept only while UseAVX allows 512-bit code */
     bool evex = cpu_has(cpu, X64_CPU_AVX512F) && FLAG(UseAVX) >= 3;
@@ -120,12 +120,14 @@ static void sha3_ergonomics(const cpu_info *cpu)
         sha3_vector_width(cpu);
         return;
     }
-    /* minivm */
+    /* minivm. A UseAVX of 2 or 3 set on the command line (and kept: the CPU has that width)
+       (user_width) names the vector width the user wants: the vector stub of that width, unless the user
+       also said -UseSIMDForSHA3Intrinsic (docs/flags.md, "UseAVX") */
     const sha3_row *row = minivm_row(cpu, bw);
     if (FLAG_IS_DEFAULT(UseSHA3Intrinsics))
         FLAG_SET_DEFAULT(UseSHA3Intrinsics, row->use_sha3_intrinsics);
     if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic))
-        FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, row->use_simd);
+        FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, row->use_simd || user_width);
     sha3_vector_width(cpu);
 }
 
@@ -145,6 +147,8 @@ void x64_sha_ergonomics(const cpu_info *cpu)
 
     /* UseAVX: HotSpot's use_avx_limit, and its warning for more than the CPU has */
     intx avx_limit = avx512 ? 3 : avx2 ? 2 : avx ? 1 : 0;
+    /* a vector width the user set and the CPU keeps (SHA-3, minivm's policy) */
+    bool user_width = !FLAG_IS_DEFAULT(UseAVX) && FLAG(UseAVX) >= 2 && FLAG(UseAVX) <= avx_limit;
     if (FLAG_IS_DEFAULT(UseAVX)) {
         FLAG_SET_DEFAULT(UseAVX, avx_limit);
     } else if (FLAG(UseAVX) > avx_limit) {
@@ -206,7 +210,7 @@ void x64_sha_ergonomics(const cpu_info *cpu)
     }
 
     /* HotSpot's SHA-3 rule sits before the UseSHA clean-up and ignores UseSHA (JDK 24/25) */
-    sha3_ergonomics(cpu);
+    sha3_ergonomics(cpu, user_width);
 
     if (!(FLAG(UseSHA1Intrinsics) || FLAG(UseSHA256Intrinsics) || FLAG(UseSHA512Intrinsics)))
         FLAG_SET_DEFAULT(UseSHA, false);
