@@ -131,6 +131,7 @@ static void add_stub_variants(void)
         {"-UseSIMDForSHA3Intrinsic", NULL},
         {"+UseSIMDForSHA3Intrinsic", NULL},
         {"+UseSIMDForSHA3Intrinsic", "UseAVX=2", NULL}, /* x86-64: the AVX2 stub on an AVX-512 CPU */
+        {"+UseSIMDForSHA3Intrinsic", "UseAVX=3", "SHA3AVX512Design=lanes", NULL}, /* x86-64: the other AVX-512 design */
     };
     cpu_info host;
     if (!cpu_detect_host(&host))

@@ -288,6 +288,14 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
             goto fatal;
         }
     }
+    if (flag_exists(FLAG_ID_SHA3AVX512Design)) {
+        const char *design = FLAG(SHA3AVX512Design);
+        if (!design || !in_list(design, "rows, lanes")) {
+            fprintf(err, "Unsupported SHA-3 AVX-512 design '%s', available designs are: rows, lanes\n",
+                    design ? design : "");
+            goto fatal;
+        }
+    }
     /* HotSpot's CodeCacheSegmentSizeConstraintFunc (after ergonomics there; nothing here changes it) */
     const intx code_entry_alignment = flags_arch() == FLAG_ARCH_AARCH64 ? 64 : 32;
     if (FLAG(CodeCacheSegmentSize) < (uintx)code_entry_alignment) {

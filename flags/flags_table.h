@@ -107,7 +107,11 @@
     F(bool, UseBMI1Instructions, false, PRODUCT, NONE, NO_RANGE,                                          \
       "Use BMI1 instructions")                                                                            \
     F(bool, UseBMI2Instructions, false, PRODUCT, NONE, NO_RANGE,                                          \
-      "Use BMI2 instructions")
+      "Use BMI2 instructions")                                                                            \
+    F(ccstr, SHA3AVX512Design, "lanes", DIAGNOSTIC, NONE, NO_RANGE,                                       \
+      "minivm: the AVX-512 SHA-3 stub that UseSIMDForSHA3Intrinsic runs at UseAVX=3: lanes "               \
+      "(JDK-8384353's design: one lane per register) or rows (JDK-8341527: the five rows in zmm0..zmm4; "   \
+      "the default under SHA3IntrinsicPolicy=JDK24)")
 /* clang-format on */
 
 #endif /* MINIVM_FLAGS_TABLE_H */

@@ -6,7 +6,7 @@
  * Why no double mapping (a writable view beside the executable one, as some
  * JITs use): stubs are written once, before anything runs, so there is never
  * a reason to write executable code; and QEMU would run stale code patched
- * through a second view (REFERENCE §5).
+ * through a second view (docs/stubs.md).
  */
 #if defined(__linux__)
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS (POSIX only from 2024) */

@@ -6,7 +6,7 @@
  *  - catalog_cases: every -XX:EmulateCPU entry: HotSpot's features string
  *    (implementer:variant:part:revision and the feature names), MIDR, the
  *    SHA features that drive the ergonomics, present and absent.
- *  - seed_cases: the /proc/cpuinfo heads of ../shared/seeds/000_*.txt
+ *  - seed_cases: the /proc/cpuinfo heads of the JDK-8359256 review thread's dumps
  *    (tests/data/cpuinfo/) parse to the same CPU as their catalog entry.
  *  - text_cases: odd texts (empty, garbage, CRLF, NUL bytes, numbers out of
  *    range): parsed or rejected as stated, never a crash (ASan build).
@@ -83,7 +83,7 @@ typedef struct catalog_case {
 #define NEON_CRYPTO "fp asimd aes pmull sha1 sha2"
 
 static const catalog_case catalog_cases[] = {
-    /* MIDR: REFERENCE §5 for the QEMU models (a53, a72, a76, a64fx, max); the
+    /* MIDR: QEMU 7.2's target/arm/cpu64.c for the QEMU models (a53, a72, a76, a64fx, max); the
        seeds for N1 (r3p1; QEMU's neoverse-n1 is r4p1, 0x414fd0c1), V1, V2. */
     { "cortex-a53", A64, 0x410fd034, NULL, "fp asimd crc32 cpuid a53mac", "aes sha1 sha2 sha3 sha512 atomics",
       "0x41:0x0:0xd03:4, fp, asimd, evtstrm, crc32, a53mac" },
@@ -678,7 +678,7 @@ static void detect_host_matches_proc_cpuinfo(void **state)
         assert_true(ok);
         assert_int_equal(ci.arch, CPU_ARCH_AARCH64);
         check_features("host", &ci, "fp asimd", true);
-        /* Under QEMU user mode the model is known: its MIDR is REFERENCE §5's. */
+        /* Under QEMU user mode the model is known: its MIDR is QEMU 7.2's (target/arm/cpu64.c). */
         static const struct { const char *model; uint32_t midr; } qemu[] = {
             { "cortex-a53", 0x410fd034 }, { "cortex-a72", 0x410fd083 }, { "cortex-a76", 0x414fd0b1 },
             { "neoverse-n1", 0x414fd0c1 }, { "a64fx", 0x461f0010 }, { "max", 0x000f0510 },

@@ -74,6 +74,8 @@ static bool host_runs_variant(const char *variant)
     __builtin_cpu_init();
     if (strcmp(variant, "avx512") == 0)
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    if (strcmp(variant, "avx512-lanes") == 0)
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
     if (strcmp(variant, "avx2") == 0)
         return __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2");
     if (strcmp(variant, "gpr") == 0)
@@ -87,8 +89,19 @@ static bool host_runs_variant(const char *variant)
 /* A flag's value in PrintFlagsFinal's table as a number (bool: 1/0); -1 when not listed. */
 static long final_value(const char *out, const char *name);
 
+/* Does the flag's line in PrintFlagsFinal's table read "= value "? */
+static bool final_text_is(const char *out, const char *name, const char *value)
+{
+    char key[96], want[64];
+    snprintf(key, sizeof key, " %s ", name);
+    snprintf(want, sizeof want, "= %s ", value);
+    const char *at = strstr(out, key);
+    const char *eq = at ? strstr(at, "= ") : NULL;
+    return eq && strncmp(eq, want, strlen(want)) == 0;
+}
+
 /* The variant the final flags ask for, and the ones below it a host may fall back to, best first. */
-static int asked_chain(const char *out, const char *chain[4])
+static int asked_chain(const char *out, const char *chain[5])
 {
     if (host_arch() == CPU_ARCH_AARCH64) {
         chain[0] = final_value(out, "UseSIMDForSHA3Intrinsic") == 1 ? "simd" : "gpr";
@@ -101,6 +114,8 @@ static int asked_chain(const char *out, const char *chain[4])
     int n = 0;
     if (simd && avx < 2)
         return 0; /* no vector stub below AVX2: the flag ended false */
+    if (simd && avx >= 3 && final_text_is(out, "SHA3AVX512Design", "lanes"))
+        chain[n++] = "avx512-lanes";
     if (simd && avx >= 3)
         chain[n++] = "avx512";
     if (simd)
@@ -189,7 +204,7 @@ static void run_cpu(const char *cpu_option, cpu_arch target)
             if (!mb || !single)
                 fail_msg("%s: UseSHA3Intrinsics is true but PrintIntrinsics names no stub:\n%s", where, r.out);
             /* the flags' choice when the host can run it, else the next one down and one warning */
-            const char *chain[4];
+            const char *chain[5];
             int n = asked_chain(r.out, chain), k = 0;
             while (k < n && !host_runs_variant(chain[k]))
                 k++;

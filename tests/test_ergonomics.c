@@ -5,12 +5,12 @@
  * UseSHA512Intrinsics, UseSHA3Intrinsics, UseSIMDForSHA3Intrinsic read from the
  * listing and stderr compared exactly (the warnings, each once).
  *
- *  1. The seed table: every seed CPU of ../shared/seeds/000_*.txt, selected by
+ *  1. The seed table: every CPU of the JDK-8359256 review thread, selected by
  *     -XX:EmulateCPU and (where tests/data/cpuinfo/ has its head) by
  *     -XX:CPUInfoFile, under the default policy (JDK-8359256), the same named
  *     explicitly, and -XX:SHA3IntrinsicPolicy=JDK26. Under JDK26 the values are
  *     the seed's own `PrintFlagsFinal | grep SHA` dumps (JDK 25), origins {default}.
- *  2. The rules the HotSpot jtreg tests encode (REFERENCE.md §3,
+ *  2. The rules the HotSpot jtreg tests encode (
  *     test/hotspot/jtreg/compiler/intrinsics/sha/cli/) for each SHA flag on a
  *     supported and an unsupported emulated CPU, and the x86-64 policies
  *     (SHA-1/256/512 as HotSpot 17; SHA-3 under minivm's table, JDK24 and
@@ -405,7 +405,7 @@ static void what_if_program_runs_and_warns_once(void **state)
     tu_result_free(&r);
 }
 
-/* The done criterion, line for line (HotSpot's columns, REFERENCE §1). */
+/* The done criterion, line for line (HotSpot's columns, runtime/flags/jvmFlag.cpp). */
 static void done_criterion_apple_m4(void **state)
 {
     (void)state;

@@ -1,6 +1,6 @@
 /*
  * tests/test_flags.c — the -XX flags (suite 'cli'): every message of
- * HotSpot's argument processing (REFERENCE.md §1) with its exit status, the
+ * HotSpot's argument processing (runtime/arguments.cpp, jvmFlag.cpp) with its exit status, the
  * unlock-order rule, IgnoreUnrecognizedVMOptions, settings files,
  * MINIVM_TOOL_OPTIONS, origins, PrintFlagsFinal/Initial/Ranges column for
  * column, and the flag API (FLAG_SET_DEFAULT, FLAG_SET_ERGO, vm_warning,
@@ -90,7 +90,7 @@ static const char ret42[] =
     "end\n";
 
 static const flag_case cases[] = {
-    /* ---- REFERENCE §1: the argument errors, word for word ---- */
+    /* ---- HotSpot 17's argument errors, word for word ---- */
     {"locked_diagnostic_flag", NULL, NULL, {PRODUCT, "-XX:+UseSHA3Intrinsics", "-version"}, 1, EXACT, "", EXACT,
      DIAGNOSTIC_LOCKED("UseSHA3Intrinsics") FATAL_TAIL},
     /* the default: diagnostic flags are unlocked (trueInDebug), so the design card's lines work as written */
@@ -248,6 +248,20 @@ static const flag_case cases[] = {
     {"sha3_policy_unknown", NULL, NULL, {UNLOCK, ON_AARCH64, "-XX:SHA3IntrinsicPolicy=fastest", "-version"}, 1, EXACT,
      "", EXACT,
      "Unsupported SHA-3 intrinsic policy 'fastest', available policies are: JDK-8359256, JDK26\n" FATAL_TAIL},
+    /* minivm's SHA3AVX512Design (x86-64): lanes by default, rows under JDK24's policy, checked like the policy */
+    {"avx512_design_default_lanes", NULL, NULL, {UNLOCK, ON_X86_64, FINAL, "-version"}, 0, CONTAINS,
+     "    ccstr SHA3AVX512Design                         = lanes                             {ARCH diagnostic} "
+     "{default}\n",
+     EXACT, VERSION},
+    {"avx512_design_jdk24_rows", NULL, NULL, {UNLOCK, ON_X86_64, "-XX:SHA3IntrinsicPolicy=JDK24", FINAL, "-version"},
+     0, CONTAINS,
+     "    ccstr SHA3AVX512Design                         = rows                              {ARCH diagnostic} "
+     "{default}\n",
+     EXACT, VERSION},
+    {"avx512_design_unknown", NULL, NULL, {UNLOCK, ON_X86_64, "-XX:SHA3AVX512Design=zmm", "-version"}, 1, EXACT, "",
+     EXACT, "Unsupported SHA-3 AVX-512 design 'zmm', available designs are: rows, lanes\n" FATAL_TAIL},
+    {"avx512_design_absent_on_aarch64", NULL, NULL, {UNLOCK, ON_AARCH64, "-XX:SHA3AVX512Design=rows", "-version"}, 1,
+     EXACT, "", EXACT, "Unrecognized VM option 'SHA3AVX512Design=rows'\n" FATAL_TAIL},
     /* ---- -XX:Flags=file: read before the command line ---- */
     {"settings_file_applied", NULL, "+UnlockDiagnosticVMOptions\n-UseSHA1Intrinsics\nTieredStopAtLevel=2\n",
      {"-XX:Flags=@file", FINAL, "-version"}, 0, CONTAINS,
@@ -460,7 +474,7 @@ static char *line_of(const char *out, const char *name)
 }
 
 /*
- * REFERENCE.md §1: HotSpot 17 on x86-64. Lines whose value comes from
+ * HotSpot 17 on x86-64 (`java -XX:+PrintFlagsFinal -version`). Lines whose value comes from
  * ergonomics (UseSHA, UseFPUForSpilling) are compared with minivm's value in
  * the value column; every other column, and the other lines, byte for byte.
  */

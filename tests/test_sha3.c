@@ -4,7 +4,7 @@
  * Everything goes through the interpreted library (vm/lib/SHA3.mva,
  * DigestBase.mva), driven by the helpers in tests/data/Sha3Test.mva
  * through vm_call; the oracles are the NIST CAVP vectors (tests/data/nist/,
- * a copy of ../shared/vectors) and OpenSSL's EVP (libcrypto).
+ * the CAVP SHA-3 response files) and OpenSSL's EVP (libcrypto).
  *
  *   (a) every vector of every .rsp file (one update, and pseudo-random
  *       update sizes), and the empty message for all six algorithms;
@@ -834,7 +834,7 @@ static void test_get_instance(void **state)
  * -XX:+UseSHA3Intrinsics and the -XX options given (without "-XX:", e.g.
  * "-UseSIMDForSHA3Intrinsic"; options of the other architecture are
  * ignored), and run everything with them if the variant linked is VARIANT
- * ("gpr", "simd", "gpr-nobmi", "avx512", "avx2"). Returns 0, 77 when that variant does
+ * ("gpr", "simd", "gpr-nobmi", "avx512", "avx2", "avx512-lanes"). Returns 0, 77 when that variant does
  * not run on this host, -1 on a usage or flag error.
  */
 static int select_stubs(int argc, char **argv)

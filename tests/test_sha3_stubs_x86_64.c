@@ -66,6 +66,8 @@ static const x64_stub_config configs[] = {
     {"avx512 MB", {.variant = X64_SHA3_AVX512, .multi_block = true}, F(AVX512F) | F(AVX512BW)},
     {"avx2", {.variant = X64_SHA3_AVX2}, F(AVX) | F(AVX2)},
     {"avx2 MB", {.variant = X64_SHA3_AVX2, .multi_block = true}, F(AVX) | F(AVX2)},
+    {"avx512-lanes", {.variant = X64_SHA3_AVX512_LANES}, F(AVX512F) | F(AVX512VL)},
+    {"avx512-lanes MB", {.variant = X64_SHA3_AVX512_LANES, .multi_block = true}, F(AVX512F) | F(AVX512VL)},
 };
 #undef F
 #define NCONFIGS (int)(sizeof configs / sizeof configs[0])

@@ -3,7 +3,7 @@
  * entries, every GPR configuration) re-disassembled by llvm-mc on any host:
  * zero invalid words (llvm-mc drops an invalid word from stdout with a
  * warning on stderr and still exits 0, so both streams are checked,
- * REFERENCE §6), one instruction per word, and the instruction mix each
+ * llvm-mc's -disassemble), one instruction per word, and the instruction mix each
  * variant promises: the GPR stub has no SHA3 or SIMD instruction at all, the
  * SIMD stub has the round's 10 eor3, 5 rax1, 24 xar, 25 bcax. Exits 77
  * (Meson's "skipped") when llvm-mc is not installed.

@@ -7,7 +7,9 @@
  * and the instruction mix each variant promises: the GPR stubs name no vector
  * or mask register, the BMI one uses andn and rorx and the other neither; the
  * AVX-512 round is JDK-8341527's 24 vpermt2q, 12 vpternlogq, 5 copies, 3
- * vprolvq, 1 vprolq and 1 masked vpxorq; the AVX2 stubs have no EVEX
+ * vprolvq, 1 vprolq and 1 masked vpxorq; the AVX-512 lanes round is
+ * JDK-8384353's design: 60 vpternlogq, 29 vprolq, 16 copies, 1 masked vpxorq,
+ * all at 128 bits, no shuffle; the AVX2 stubs have no EVEX
  * encoding and name no zmm, xmm16..31 or mask register, and their round is
  * the 153 instructions docs/stubs.md counts. Exits 77 (Meson's "skipped") when
  * llvm-mc is not installed.
@@ -35,6 +37,8 @@ typedef struct mix {
     int vpermt2q, vpternlogq, copies, vprolvq, vprolq, vpxorq_masked;
     int vpermq, vpblendd, vpbroadcastq, vshiftv; /* AVX2: shuffles, blends, broadcast loads, vpsllvq/vpsrlvq */
     int evex_only;       /* instructions naming zmm, xmm16..31 or a mask register (AVX-512 only) */
+    int wide;            /* instructions naming ymm or zmm */
+    int copies64;        /* vmovdqu64 register copies */
 } mix;
 
 /* Does the operand text name a register only EVEX can encode? */
@@ -111,6 +115,8 @@ static mix disassemble(const char *name, const uint8_t *code, size_t n)
         m.vpbroadcastq += strcmp(mnem, "vpbroadcastq") == 0;
         m.vshiftv += strcmp(mnem, "vpsllvq") == 0 || strcmp(mnem, "vpsrlvq") == 0;
         m.evex_only += evex_register(ops);
+        m.wide += strstr(ops, "ymm") != NULL || strstr(ops, "zmm") != NULL;
+        m.copies64 += strcmp(mnem, "vmovdqu64") == 0 && strchr(ops, '(') == NULL;
     }
     fclose(f);
     unlink(in);
@@ -136,6 +142,8 @@ static const config configs[] = {
     {"avx512 MB", {.variant = X64_SHA3_AVX512, .multi_block = true}},
     {"avx2", {.variant = X64_SHA3_AVX2}},
     {"avx2 MB", {.variant = X64_SHA3_AVX2, .multi_block = true}},
+    {"avx512-lanes", {.variant = X64_SHA3_AVX512_LANES}},
+    {"avx512-lanes MB", {.variant = X64_SHA3_AVX512_LANES, .multi_block = true}},
 };
 #define NCONFIGS (sizeof configs / sizeof configs[0])
 
@@ -166,6 +174,10 @@ static void every_stub_decodes(void **state)
             assert_true(m.vector > 0);
             assert_int_equal(m.evex, 0);
             assert_int_equal(m.evex_only, 0);
+        } else if (configs[c].cfg.variant == X64_SHA3_AVX512_LANES) {
+            /* 128-bit EVEX only: no ymm or zmm, not even for the loads and stores */
+            assert_true(m.vector > 0 && m.evex > 0);
+            assert_int_equal(m.wide, 0);
         } else {
             assert_true(m.vector > 0 && m.evex > 0);
         }
@@ -192,6 +204,14 @@ static void round_mix(void **state)
             assert_int_equal(m.vprolq, 1);
             assert_int_equal(m.vpxorq_masked, 1);
             assert_int_equal(m.insns, 24 + 12 + 5 + 3 + 1 + 1 + 1); /* and the constant pointer's add */
+        } else if (configs[c].cfg.variant == X64_SHA3_AVX512_LANES) {
+            assert_int_equal(m.vpermt2q + m.vpermq, 0);  /* no shuffle */
+            assert_int_equal(m.wide, 0);
+            assert_int_equal(m.vpternlogq, 10 + 25 + 25); /* theta's C and its xor into the lanes; chi */
+            assert_int_equal(m.vprolq, 5 + 24);           /* rol(C, 1); rho along pi's cycle */
+            assert_int_equal(m.copies64, 5 + 1 + 10);     /* C's start; the cycle's first lane; chi's two per row */
+            assert_int_equal(m.vpxorq_masked, 1);
+            assert_int_equal(m.insns, 60 + 29 + 16 + 1 + 1);
         } else if (configs[c].cfg.variant == X64_SHA3_AVX2) {
             assert_int_equal(m.evex, 0);
             assert_int_equal(m.evex_only, 0);

@@ -27,7 +27,7 @@ static const intrinsic_desc intrinsic_descs[VM_INTRINSIC_COUNT] = {
 
 _Static_assert(VM_INTRINSIC_COUNT - 1 <= VM_MAX_INTRINSIC_LINKS, "vm_t.intrinsics holds one link per id");
 
-/* The SHA-3 state is Keccak's 25 lanes; the stubs know exactly these rates (REFERENCE §4). */
+/* The SHA-3 state is Keccak's 25 lanes; the stubs know exactly these rates (HotSpot's stubGenerator sha3 block-size dispatch). */
 #define SHA3_LANES 25
 static int sha3_block_size_ok(int64_t bs) { return bs == 72 || bs == 104 || bs == 136 || bs == 144 || bs == 168; }
 

@@ -49,11 +49,11 @@ static const cpu_feature_desc features[A64_CPU_FEATURE_COUNT] = {
  *
  * Real CPUs as Linux (or, for Apple, HotSpot on macOS) reports them. The
  * feature words are the /proc/cpuinfo "Features" lines of the seeds
- * (../shared/seeds/000_*.txt, copied to tests/data/cpuinfo/), read by the same
+ * (the JDK-8359256 review thread's dumps, copied to tests/data/cpuinfo/), read by the same
  * code that reads a CPUInfoFile. MIDR_EL1 is built from the four fields; on
  * macOS the part is hw.cpufamily and there is no MIDR.
  *
- * QEMU user mode (REFERENCE §5) has models cortex-a53/a72/a76, neoverse-n1,
+ * QEMU user mode (QEMU 7.2, target/arm/cpu64.c) has models cortex-a53/a72/a76, neoverse-n1,
  * a64fx and max; its MIDR values are those below, except neoverse-n1 (QEMU:
  * r4p1, 0x414fd0c1; the seed's Graviton2: r3p1), and its models' features can
  * differ from the silicon (QEMU's cortex-a53 has the crypto extension, the

@@ -43,7 +43,7 @@ typedef enum a64_cpu_feature {
     A64_CPU_FEATURE_COUNT
 } a64_cpu_feature;
 
-/* MIDR_EL1 implementer codes (HotSpot's VM_Version::Family, REFERENCE §2). */
+/* MIDR_EL1 implementer codes (HotSpot's VM_Version::Family, cpu/aarch64/vm_version_aarch64.hpp). */
 enum {
     A64_IMPL_QEMU      = 0x00,  /* QEMU's "max" model */
     A64_IMPL_ARM       = 0x41,

@@ -12,7 +12,8 @@
  *                beats the GPR one there; every row says whether it was
  *                measured (and where the figures are) or inferred (and from what);
  *   JDK24        JDK 24/25: AVX-512F+BW (EVEX, so UseAVX=3) turns it on, nothing
- *                else has it (JDK-8341527);
+ *                else has it (JDK-8341527), and its stub is the row design
+ *                (SHA3AVX512Design=rows; the other policies keep lanes);
  *   JDK-8384353  the newest: UseSHA and AVX-512F+BW+VL, or an Intel E-core Xeon
  *                without hybrid cores (the AVX2 stub); the warning only when the
  *                user set the flag.
@@ -104,6 +105,9 @@ static void sha3_ergonomics(const cpu_info *cpu, bool user_width)
             vm_warning(SHA3_UNAVAILABLE);
             FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
         }
+        /* JDK 24/25's only stub is the row design */
+        if (FLAG_IS_DEFAULT(SHA3AVX512Design))
+            FLAG_SET_DEFAULT(SHA3AVX512Design, "rows");
         sha3_vector_width(cpu);
         return; /* UseSIMDForSHA3Intrinsic keeps its declared true: HotSpot's only stub is AVX-512 */
     }

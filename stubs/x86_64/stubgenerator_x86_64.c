@@ -356,6 +356,136 @@ static size_t generate_avx512(x64_asm *as, const x64_sha3_config *cfg)
 }
 
 /* ======================================================================================
+ * AVX-512 lanes: HotSpot's JDK-8384353 design, one lane per register
+ * ======================================================================================
+ *
+ * Lane i = x + 5y in the low qword of xmm<i> (xmm0..xmm24; the other qword is
+ * don't-care), C[x] in xmm25..xmm29, two temporaries xmm30, xmm31: every
+ * operation is a 128-bit EVEX vpternlogq, vprolq or register copy, and no
+ * lane is ever shuffled.
+ *   theta  C[x] = copy, two xor3; D is never formed: rol(C[x+1], 1) goes to
+ *          a temporary and each lane of column x takes xor3(lane, C[x-1], it)
+ *   rho+pi pi is one cycle of the 24 moving lanes: walked backwards, each
+ *          lane is rotated into the register of the lane it replaces
+ *          (vprolq is non-destructive), the first one through a temporary
+ *   chi    per row, two lanes saved, five vpternlogq 0xb4 in place
+ *   iota   a vpxorq of the constant under mask k1
+ * GPRs: r9 the round constants, r10 the next one, r11 the rounds left; no
+ * callee-saved register. Needs AVX-512F and VL (xmm16..xmm31 at 128 bits).
+ */
+#define LANE(i)     (X64_XMM0 + (i))
+#define LANE_C(x)   (X64_XMM25 + (x))
+#define LANE_T0     X64_XMM30
+#define LANE_T1     X64_XMM31
+#define LANES_RC    X64_R9
+#define LANES_NEXT  X64_R10
+#define LANES_LEFT  X64_R11
+
+static void copy128(x64_asm *as, x64_vreg dst, x64_vreg src)
+{
+    x64_evmovdqu64_rr(as, X64_L128, dst, X64_K0, false, src);
+}
+
+/* Where pi sends lane i = x + 5y: to y + 5 * ((2x + 3y) % 5). */
+static int pi_dest(int i) { return i / 5 + 5 * ((2 * (i % 5) + 3 * (i / 5)) % 5); }
+
+static void lanes_round(x64_asm *as)
+{
+    const x64_vlen X = X64_L128;
+    /* theta */
+    for (int x = 0; x < 5; x++) {
+        copy128(as, LANE_C(x), LANE(x));
+        x64_vpternlogq(as, X, LANE_C(x), LANE(x + 5), LANE(x + 10), 0x96);
+        x64_vpternlogq(as, X, LANE_C(x), LANE(x + 15), LANE(x + 20), 0x96);
+    }
+    for (int x = 0; x < 5; x++) {
+        x64_vprolq(as, X, LANE_T0, LANE_C((x + 1) % 5), 1);
+        for (int y = 0; y < 5; y++)
+            x64_vpternlogq(as, X, LANE(x + 5 * y), LANE_C((x + 4) % 5), LANE_T0, 0x96);
+    }
+    /* rho and pi along the cycle 1 -> pi_dest(1) -> ... -> 1 */
+    int cycle[24];
+    cycle[0] = 1;
+    for (int k = 1; k < 24; k++)
+        cycle[k] = pi_dest(cycle[k - 1]);
+    x64_vprolq(as, X, LANE_T0, LANE(cycle[23]), rho[cycle[23]]);
+    for (int k = 22; k >= 0; k--)
+        x64_vprolq(as, X, LANE(cycle[k + 1]), LANE(cycle[k]), rho[cycle[k]]);
+    copy128(as, LANE(cycle[0]), LANE_T0);
+    /* chi (0xb4: dst ^ (a & ~b)), iota after row 0 */
+    for (int y = 0; y < 5; y++) {
+        x64_vreg a[5];
+        for (int x = 0; x < 5; x++)
+            a[x] = LANE(x + 5 * y);
+        copy128(as, LANE_T0, a[0]);
+        copy128(as, LANE_T1, a[1]);
+        x64_vpternlogq(as, X, a[0], a[2], a[1], 0xb4);
+        x64_vpternlogq(as, X, a[1], a[3], a[2], 0xb4);
+        x64_vpternlogq(as, X, a[2], a[4], a[3], 0xb4);
+        x64_vpternlogq(as, X, a[3], LANE_T0, a[4], 0xb4);
+        x64_vpternlogq(as, X, a[4], LANE_T1, LANE_T0, 0xb4);
+        if (y == 0) {
+            x64_evop_rrm(as, X64_VPXORQ, X, LANE(0), X64_K1, false, LANE(0), x64_at(LANES_NEXT, 0));
+            x64_alu_ri(as, X64_ADD, LANES_NEXT, 8);
+        }
+    }
+}
+
+static size_t generate_avx512_lanes(x64_asm *as, const x64_sha3_config *cfg)
+{
+    x64_align(as, 32);
+    size_t entry = x64_asm_pc(as);
+    x64m_enter(as);
+    /* the int arguments' upper halves are garbage: block_size is added to buf as 64 bits */
+    x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
+    x64_mov_ri(as, LANES_RC, (int64_t)(uintptr_t)x64_sha3_round_consts);
+    /* k1 = one qword: the lane loads, stores and xors touch 8 bytes, no more */
+    x64_mov_ri(as, X64_RAX, 1);
+    x64_kmovw_kr(as, X64_K1, X64_RAX);
+    for (int i = 0; i < 25; i++)
+        x64_evmovdqu64_load(as, X64_L128, LANE(i), X64_K1, true, x64_at(STATE, 8 * i));
+
+    x64_label block, rounds, absorbed;
+    x64_label_init(&block);
+    x64_label_init(&rounds);
+    x64_label_init(&absorbed);
+    x64_bind(as, &block);
+    /* absorb: the lanes of the block size, dispatching as gpr_absorb */
+    int lane = 0;
+    for (size_t k = 0; k < NBLOCK_SIZES; k++) {
+        for (; lane < block_sizes[k].lanes; lane++)
+            x64_evop_rrm(as, X64_VPXORQ, X64_L128, LANE(lane), X64_K1, false, LANE(lane), x64_at(BUF, 8 * lane));
+        if (k + 1 < NBLOCK_SIZES) {
+            x64_alu_ri_32(as, X64_CMP, BLOCK_SIZE, block_sizes[k].block_size);
+            x64_jcc(as, X64_E, &absorbed);
+        }
+    }
+    x64_bind(as, &absorbed);
+    x64_mov_rr(as, LANES_NEXT, LANES_RC);
+    x64_mov_ri(as, LANES_LEFT, 24);
+    x64_bind(as, &rounds);
+    lanes_round(as);
+    x64_alu_ri_32(as, X64_SUB, LANES_LEFT, 1);
+    x64_jcc(as, X64_NE, &rounds);
+
+    if (cfg->multi_block) {
+        x64_alu_rr(as, X64_ADD, BUF, BLOCK_SIZE);
+        x64_alu_rr_32(as, X64_ADD, OFS, BLOCK_SIZE);
+        x64_alu_rr_32(as, X64_CMP, OFS, LIMIT);
+        x64_jcc(as, X64_LE, &block);
+        x64_mov_rr_32(as, X64_RAX, OFS);
+    } else {
+        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+    }
+    for (int i = 0; i < 25; i++)
+        x64_evmovdqu64_store(as, X64_L128, x64_at(STATE, 8 * i), X64_K1, LANE(i));
+    x64_vzeroupper(as);
+    x64m_leave(as);
+    x64_ret(as);
+    return entry;
+}
+
+/* ======================================================================================
  * AVX2 (minivm's): rows split four plus one, pi through the stack
  * ======================================================================================
  *
@@ -525,6 +655,10 @@ void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg)
         avx512_round(as);
         return;
     }
+    if (cfg->variant == X64_SHA3_AVX512_LANES) {
+        lanes_round(as);
+        return;
+    }
     if (cfg->variant == X64_SHA3_AVX2) {
         avx2_round(as);
         return;
@@ -537,6 +671,8 @@ size_t x64_generate_sha3_implCompress(x64_asm *as, const x64_sha3_config *cfg)
     switch (cfg->variant) {
     case X64_SHA3_AVX512:
         return generate_avx512(as, cfg);
+    case X64_SHA3_AVX512_LANES:
+        return generate_avx512_lanes(as, cfg);
     case X64_SHA3_AVX2:
         return generate_avx2(as, cfg);
     case X64_SHA3_GPR:

@@ -24,6 +24,10 @@
  *   AVX512  (JDK-8341527): the five rows in the low five qwords of zmm0..zmm4,
  *           vpternlogq/vprolq/vprolvq/vpermt2q, masks k1..k5, fifteen
  *           permutation and rotation vectors in zmm17..zmm31.
+ *   AVX512 lanes (JDK-8384353's design): lane i in the low qword of xmm<i>
+ *           (xmm0..xmm24), C in xmm25..xmm29, two temporaries; 128-bit
+ *           vpternlogq/vprolq and copies only, pi as an in-place cycle of
+ *           non-destructive rotates, no shuffles.
  *   AVX2    (minivm's): row y's lanes 0..3 in ymm<y>, lane 4 in xmm<5+y>;
  *           theta and chi within the rows (vpermq, vpblendd, vpandn), rho
  *           by vpsllvq/vpsrlvq, pi by storing the rows to the stack and
@@ -42,6 +46,7 @@ typedef enum x64_sha3_variant {
     X64_SHA3_GPR,     /* scalar: "gpr" with BMI1+BMI2, "gpr-nobmi" without */
     X64_SHA3_AVX512,  /* "avx512": HotSpot's row layout (AVX-512F, and BW for vmovdqu16) */
     X64_SHA3_AVX2,    /* "avx2": minivm's rows of four plus one, pi through the stack */
+    X64_SHA3_AVX512_LANES, /* "avx512-lanes": HotSpot's one lane per register (AVX-512F and VL) */
 } x64_sha3_variant;
 
 typedef struct x64_sha3_config {

@@ -31,6 +31,7 @@ typedef struct variant_desc {
 
 #define FEATURE(f) (UINT64_C(1) << X64_CPU_##f)
 static const variant_desc variants[] = {
+    {"avx512-lanes", X64_SHA3_AVX512_LANES, false, FEATURE(AVX512F) | FEATURE(AVX512VL)},
     {"avx512", X64_SHA3_AVX512, false, FEATURE(AVX512F) | FEATURE(AVX512BW)},
     {"avx2", X64_SHA3_AVX2, false, FEATURE(AVX) | FEATURE(AVX2)},
     {"gpr", X64_SHA3_GPR, true, FEATURE(BMI1) | FEATURE(BMI2)},
@@ -49,7 +50,8 @@ static const variant_desc *variant_named(const char *name)
 
 /*
  * SHA-3: UseSIMDForSHA3Intrinsic (minivm's on x86-64) picks the vector stub
- * of the width UseAVX allows (3: AVX-512, 2: AVX2; below that none: the
+ * of the width UseAVX allows (3: AVX-512, the design SHA3AVX512Design names;
+ * 2: AVX2; below that none: the
  * ergonomics hook turns the intrinsic off with HotSpot's warning), else the
  * GPR stub, with BMI1/BMI2 as UseBMI1Instructions and UseBMI2Instructions
  * say. The words run on the host: a variant using a feature the host lacks
@@ -66,7 +68,8 @@ static stub_choice choose(stub_family family, const cpu_info *host)
     if (FLAG(UseSIMDForSHA3Intrinsic)) {
         if (FLAG(UseAVX) < 2)
             return c;
-        c.variant = FLAG(UseAVX) >= 3 ? "avx512" : "avx2";
+        bool lanes = FLAG(SHA3AVX512Design) && strcmp(FLAG(SHA3AVX512Design), "lanes") == 0;
+        c.variant = FLAG(UseAVX) < 3 ? "avx2" : lanes ? "avx512-lanes" : "avx512";
         flag = "UseAVX";
     } else if (bmi) {
         c.variant = "gpr";
