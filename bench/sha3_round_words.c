@@ -5,7 +5,7 @@
  * asks llvm-mca how many cycles a round takes on each CPU model.
  *
  *   sha3_round_words simd|gpr|gpr-spill                       AArch64
- *   sha3_round_words x64-gpr|x64-gpr-nobmi|x64-avx2|x64-avx512   x86-64
+ *   sha3_round_words x64-gpr|x64-gpr-nobmi|x64-avx2|x64-avx512|x64-avx512-lanes   x86-64
  *
  * gpr-spill is the AArch64 GPR round under PreserveFramePointer (or x18
  * reserved): two lanes spilled around theta instead of fp and x18 as
@@ -46,6 +46,8 @@ static int x86_64_round(const char *variant)
         cfg.variant = X64_SHA3_GPR;
     } else if (strcmp(variant, "avx2") == 0) {
         cfg.variant = X64_SHA3_AVX2;
+    } else if (strcmp(variant, "avx512-lanes") == 0) {
+        cfg.variant = X64_SHA3_AVX512_LANES;
     } else {
         cfg.variant = X64_SHA3_AVX512;
     }
@@ -66,13 +68,13 @@ static int x86_64_round(const char *variant)
 int main(int argc, char **argv)
 {
     static const char *const aarch64[] = {"simd", "gpr", "gpr-spill"};
-    static const char *const x86_64[] = {"x64-gpr", "x64-gpr-nobmi", "x64-avx2", "x64-avx512"};
+    static const char *const x86_64[] = {"x64-gpr", "x64-gpr-nobmi", "x64-avx2", "x64-avx512", "x64-avx512-lanes"};
     for (int i = 0; argc == 2 && i < 3; i++)
         if (strcmp(argv[1], aarch64[i]) == 0)
             return aarch64_round(argv[1]);
-    for (int i = 0; argc == 2 && i < 4; i++)
+    for (int i = 0; argc == 2 && i < 5; i++)
         if (strcmp(argv[1], x86_64[i]) == 0)
             return x86_64_round(argv[1] + 4);
-    fprintf(stderr, "usage: sha3_round_words simd|gpr|gpr-spill|x64-gpr|x64-gpr-nobmi|x64-avx2|x64-avx512\n");
+    fprintf(stderr, "usage: sha3_round_words simd|gpr|gpr-spill|x64-gpr|x64-gpr-nobmi|x64-avx2|x64-avx512|x64-avx512-lanes\n");
     return 2;
 }

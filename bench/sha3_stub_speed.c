@@ -131,7 +131,8 @@ static void add_stub_variants(void)
         {"-UseSIMDForSHA3Intrinsic", NULL},
         {"+UseSIMDForSHA3Intrinsic", NULL},
         {"+UseSIMDForSHA3Intrinsic", "UseAVX=2", NULL}, /* x86-64: the AVX2 stub on an AVX-512 CPU */
-        {"+UseSIMDForSHA3Intrinsic", "UseAVX=3", "SHA3AVX512Design=lanes", NULL}, /* x86-64: the other AVX-512 design */
+        {"+UseSIMDForSHA3Intrinsic", "UseAVX=3", "SHA3AVX512Design=rows", NULL}, /* x86-64: both AVX-512 designs */
+        {"+UseSIMDForSHA3Intrinsic", "UseAVX=3", "SHA3AVX512Design=lanes", NULL},
     };
     cpu_info host;
     if (!cpu_detect_host(&host))

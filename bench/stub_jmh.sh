@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/stub_jmh.sh — the seeds' comparison (JDK-8359256's tables): the JMH
 # MessageDigests benchmark in bytecode (bench/MessageDigests.mva) without the
-# SHA-3 intrinsic, with the GPR stub and with the SIMD stub (on x86-64 also
+# SHA-3 intrinsic, with the GPR stub and with the SIMD stub (on x86-64 the
+# AVX-512 lanes stub, and beside it the row design, SHA3AVX512Design=rows, and
 # the AVX2 stub, SIMD with UseAVX=2), each row with its change against the
 # no-intrinsic baseline ("GPR SHA3: +37%").
 #
@@ -34,7 +35,9 @@ trap 'rm -rf "$tmp"' EXIT
 # name:flags (commas between flags)
 configs="base:-XX:-UseSHA3Intrinsics GPR:-XX:-UseSIMDForSHA3Intrinsic SIMD:-XX:+UseSIMDForSHA3Intrinsic"
 case "$(od -An -j18 -N2 -tu2 "$build/minivm" 2>/dev/null | tr -d ' ')" in
-    62) configs="$configs AVX2:-XX:+UseSIMDForSHA3Intrinsic,-XX:UseAVX=2" ;; # x86-64 (EM_X86_64)
+    # x86-64 (EM_X86_64): SIMD is the AVX-512 lanes stub; the row design and AVX2 beside it
+    62) configs="$configs rows:-XX:+UseSIMDForSHA3Intrinsic,-XX:SHA3AVX512Design=rows"
+        configs="$configs AVX2:-XX:+UseSIMDForSHA3Intrinsic,-XX:UseAVX=2" ;;
 esac
 names=""
 for c in $configs; do names="$names ${c%%:*}"; done

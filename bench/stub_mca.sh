@@ -32,10 +32,10 @@ ergo() { # name [extra flags]
     name=$1; shift
     "$minivm" -XX:+UnlockDiagnosticVMOptions -XX:EmulateCPU="$name" "$@" -XX:+PrintFlagsFinal -version 2>/dev/null |
         awk '/ UseSHA3Intrinsics /{u=$4} / UseSIMDForSHA3Intrinsic /{s=$4} / UseAVX /{a=$4}
-             / UseBMI2Instructions /{b=$4}
+             / UseBMI2Instructions /{b=$4} / SHA3AVX512Design /{d=$4}
              END { if (u == "") print "-"; else if (u != "true") print "interpreted"
                    else if (s != "true") print (a == "" ? "gpr" : b == "true" ? "gpr" : "gpr-nobmi")
-                   else print (a == "" ? "simd" : a >= 3 ? "avx512" : "avx2") }'
+                   else print (a == "" ? "simd" : a < 3 ? "avx2" : d == "lanes" ? "avx512-lanes" : "avx512") }'
 }
 
 aarch64_table() {
@@ -71,7 +71,7 @@ done
 # x86-64: LLVM's models : minivm's catalog names (sierra-forest: LLVM has no
 # Crestmont model and uses Alder Lake's; Emerald Rapids is Sapphire Rapids')
 x86_64_table() {
-for v in gpr gpr-nobmi avx2 avx512; do
+for v in gpr gpr-nobmi avx2 avx512 avx512-lanes; do
     "$words" "x64-$v" | llvm-mc --disassemble -triple=x86_64 >"$tmp/x64-$v.s"
 done
 x64_cycles() { # cpu variant -> cycles per round
@@ -82,23 +82,26 @@ x64_has() { # name feature -> yes/no
     "$minivm" -XX:+UnlockDiagnosticVMOptions -XX:EmulateCPU="$1" -XX:+PrintCPUFeatures -version 2>/dev/null |
         grep -q " $2\(,\|$\)" && echo yes || echo no
 }
-printf '%-15s %-16s %6s %8s %9s %8s %8s %9s  %-8s %-12s %s\n' "llvm-mca" "minivm" "avx512" "GPR" "GPR-nobmi" \
-    "AVX2" "AVX-512" "best c/B" "fastest" "default" "+UseSHA3Intrinsics"
-printf '%-15s %-16s %6s %8s %9s %8s %8s\n' "-mcpu" "EmulateCPU" "" "cyc/rnd" "cyc/rnd" "cyc/rnd" "cyc/rnd"
+printf '%-15s %-16s %6s %8s %9s %8s %8s %8s %9s  %-12s %-12s %s\n' "llvm-mca" "minivm" "avx512" "GPR" \
+    "GPR-nobmi" "AVX2" "AVX-512" "lanes" "best c/B" "fastest" "default" "+UseSHA3Intrinsics"
+printf '%-15s %-16s %6s %8s %9s %8s %8s %8s\n' "-mcpu" "EmulateCPU" "" "cyc/rnd" "cyc/rnd" "cyc/rnd" "cyc/rnd" \
+    "cyc/rnd"
 for pair in haswell:haswell skylake-avx512:skylake-avx512 icelake-server:icelake-server \
             sapphirerapids:sapphire-rapids sapphirerapids:emerald-rapids sierraforest:sierra-forest \
             znver3:zen3 znver4:zen4 znver5:zen5; do
     cpu=${pair%%:*} name=${pair#*:}
     g=$(x64_cycles "$cpu" gpr) n=$(x64_cycles "$cpu" gpr-nobmi) a2=$(x64_cycles "$cpu" avx2)
-    a5=$(x64_cycles "$cpu" avx512) e=$(x64_has "$name" avx512bw)
+    a5=$(x64_cycles "$cpu" avx512) al=$(x64_cycles "$cpu" avx512-lanes) e=$(x64_has "$name" avx512bw)
     [ -n "$g" ] || { printf '%-15s (no llvm-mca model)\n' "$cpu"; continue; }
-    awk -v c="$cpu" -v m="$name" -v e="$e" -v g="$g" -v n="$n" -v a2="$a2" -v a5="$a5" \
+    awk -v c="$cpu" -v m="$name" -v e="$e" -v g="$g" -v n="$n" -v a2="$a2" -v a5="$a5" -v al="$al" \
         -v d="$(ergo "$name")" -v u="$(ergo "$name" -XX:+UseSHA3Intrinsics)" 'BEGIN {
         best = g; f = "gpr"
         if (a2 < best) { best = a2; f = "avx2" }
         if (e == "yes" && a5 < best) { best = a5; f = "avx512" }
-        printf "%-15s %-16s %6s %8.1f %9.1f %8.1f %8s %9.2f  %-8s %-12s %s\n", c, m, e, g, n, a2,
-               (e == "yes" ? sprintf("%.1f", a5) : "-"), best * 24 / 136, f, d, u }'
+        if (e == "yes" && al < best) { best = al; f = "avx512-lanes" }
+        printf "%-15s %-16s %6s %8.1f %9.1f %8.1f %8s %8s %9.2f  %-12s %-12s %s\n", c, m, e, g, n, a2,
+               (e == "yes" ? sprintf("%.1f", a5) : "-"), (e == "yes" ? sprintf("%.1f", al) : "-"),
+               best * 24 / 136, f, d, u }'
 done
 }
 

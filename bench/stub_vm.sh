@@ -25,7 +25,8 @@ case "$(uname -m)" in
     x86_64) variants="gpr:-XX:-UseSIMDForSHA3Intrinsic
 gpr-nobmi:-XX:-UseSIMDForSHA3Intrinsic -XX:-UseBMI1Instructions -XX:-UseBMI2Instructions
 avx2:-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=2
-avx512:-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=3" ;;
+avx512:-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=3 -XX:SHA3AVX512Design=rows
+avx512-lanes:-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=3 -XX:SHA3AVX512Design=lanes" ;;
     *) variants="gpr:-XX:-UseSIMDForSHA3Intrinsic
 simd:-XX:+UseSIMDForSHA3Intrinsic" ;;
 esac

@@ -238,12 +238,14 @@ static const erg_case rule_cases[] = {
      "ffFFft", ""},
 
     /* -- x86-64: SHA1 from SHA-NI, SHA256 from SHA-NI or AVX2+BMI2, SHA512 from AVX2+BMI2 (HotSpot 17);
-          SHA3 by policy. minivm's table: Intel with AVX-512 -> the AVX-512 stub, AMD with AVX-512
-          and everything else -> the GPR stub -- */
+          SHA3 by policy. minivm's table: Intel with AVX-512 -> the AVX-512 stub (either design),
+          AMD with AVX-512 -> the lanes stub but GPR under the row design, everything else -> GPR -- */
     {"x86_zen3_defaults", {ZEN3}, "TTTTTF", ""},
     {"x86_haswell_defaults", {HASWELL}, "TFTTTF", ""},
     {"x86_icelake_server_defaults", {ICELAKE}, "TTTTTT", ""},
-    {"x86_zen4_defaults_gpr", {ZEN4}, "TTTTTF", ""},
+    {"x86_zen4_defaults_lanes", {ZEN4}, "TTTTTT", ""},
+    {"x86_zen4_rows_design_gpr", {ZEN4, "-XX:SHA3AVX512Design=rows"}, "TTTTTF", ""},
+    {"x86_icelake_rows_design_simd", {ICELAKE, "-XX:SHA3AVX512Design=rows"}, "TTTTTT", ""},
     /* a user's UseAVX=2 or 3 names the vector width: that stub, unless -UseSIMDForSHA3Intrinsic */
     {"x86_icelake_user_avx2_width", {ICELAKE, "-XX:UseAVX=2"}, "TTTTTT", ""},
     {"x86_icelake_user_avx2_simd_minus_gpr", {ICELAKE, "-XX:UseAVX=2", "-XX:-UseSIMDForSHA3Intrinsic"}, "TTTTTf", ""},

@@ -31,20 +31,22 @@ typedef struct sha3_row {
     uint32_t family_lo, family_hi;
     bool needs_avx512;        /* the row applies when the CPU has AVX-512F+BW and UseAVX >= 3 */
     bool use_sha3_intrinsics;
-    bool use_simd;
+    bool use_simd_lanes;      /* UseSIMDForSHA3Intrinsic with SHA3AVX512Design=lanes (the default) */
+    bool use_simd_rows;       /* ... with SHA3AVX512Design=rows */
     const char *source;       /* measured (where) or inferred (from what) */
 } sha3_row;
 
 /* The first matching row gives the defaults (applied only while a flag is still
    at its default: a user's choice always wins). The last row matches every CPU. */
 static const sha3_row minivm_rows[] = {
-    /* vendor          family        avx512  SHA3   SIMD */
-    {"GenuineIntel", 6, 6,           true,   true,  true,
-     "measured: docs/PERFORMANCE.md, Xeon family 6 model 207 (Emerald Rapids): AVX-512 level with GPR on a "
-     "quiet core, ahead with a busy neighbour and at 64 B"},
-    {"AuthenticAMD", 0x19, 0x1a,     true,   true,  false,
-     "inferred: CRYPTOGAMS keccak1600 (Zen 4: AVX-512 8.3 c/B, scalar 7.6: 512-bit ops split in two)"},
-    {NULL, 0, 0xffffffffu,           false,  true,  false,
+    /* vendor          family        avx512  SHA3   SIMD: lanes  rows */
+    {"GenuineIntel", 6, 6,           true,   true,  true,        true,
+     "measured: docs/PERFORMANCE.md, Xeon family 6 model 207 (Emerald Rapids): the lanes stub ahead of GPR "
+     "and of the rows stub; rows level with GPR on a quiet core, ahead with a busy neighbour"},
+    {"AuthenticAMD", 0x19, 0x1a,     true,   true,  true,        false,
+     "inferred: llvm-mca znver4/znver5 (lanes 38.0 cycles a round, GPR 42.3; its lanes and GPR figures "
+     "matched Emerald Rapids' measured ones); rows: CRYPTOGAMS keccak1600 (Zen 4: zmm rows 8.3 c/B, scalar 7.6)"},
+    {NULL, 0, 0xffffffffu,           false,  true,  false,       false,
      "measured: the AVX2 stub behind GPR on Xeon 6/207 with UseAVX=2 (docs/PERFORMANCE.md); inferred for "
      "AVX2-only CPUs (llvm-mca: GPR ahead on Zen 3, level on Haswell)"},
 };
@@ -130,8 +132,9 @@ static void sha3_ergonomics(const cpu_info *cpu, bool user_width)
     const sha3_row *row = minivm_row(cpu, bw);
     if (FLAG_IS_DEFAULT(UseSHA3Intrinsics))
         FLAG_SET_DEFAULT(UseSHA3Intrinsics, row->use_sha3_intrinsics);
+    bool lanes = FLAG(SHA3AVX512Design) && strcmp(FLAG(SHA3AVX512Design), "lanes") == 0;
     if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic))
-        FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, row->use_simd || user_width);
+        FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, (lanes ? row->use_simd_lanes : row->use_simd_rows) || user_width);
     sha3_vector_width(cpu);
 }
 
