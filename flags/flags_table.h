@@ -61,6 +61,9 @@
       "prints attempted and successful inlining of intrinsics")                                           \
     F(bool, PrintStubCode, false, DIAGNOSTIC, NONE, NO_RANGE,                                             \
       "Print generated stub code")                                                                        \
+    F(bool, PrintStubVariants, false, DIAGNOSTIC, NONE, NO_RANGE,                                         \
+      "minivm: print every stub variant, whether this host's CPU runs it (else the feature it lacks) "    \
+      "and the VM options that select it")                                                                \
     /* ---- code generation ---------------------------------------------------------------------- */   \
     F(bool, UseCompiler, true, PRODUCT, NONE, NO_RANGE,                                                   \
       "Use Just-In-Time compilation. minivm: false (also set by -Xint) means no machine-code stub "       \

@@ -84,6 +84,12 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
     const cpu_info *host = NULL;
     if (!stub_cpu.what_if)
         host = cpu->origin == CPU_DETECTED ? cpu : cpu_detect_host(&host_cpu) ? &host_cpu : NULL;
+    if (FLAG(PrintStubVariants)) {
+        /* what the host runs, whatever CPU the flags follow */
+        const stub_arch_ops *host_arch = stub_arch_ops_for(cpu_host_arch());
+        if (host_arch)
+            stubs_print_variants(host_arch, host ? host : cpu_detect_host(&host_cpu) ? &host_cpu : NULL, stdout);
+    }
     stubs_generate(arch, host);
     return 0;
 }

@@ -32,6 +32,15 @@ typedef struct stub_choice {
     const char *flag;     /* the flag whose value chose `asked` ("UseSIMDForSHA3Intrinsic") */
 } stub_choice;
 
+/* A variant a user can ask for: its name, the -XX options that select it,
+   and the host features it executes (-XX:+PrintStubVariants lists them). */
+typedef struct stub_variant {
+    stub_family family;
+    const char *name;     /* "gpr" */
+    const char *options;  /* "-XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic" */
+    uint64_t features;    /* cpu feature bits (cpu.h) */
+} stub_variant;
+
 /* How -XX:+PrintStubCode prints the architecture's code (codecache_print). */
 typedef struct stub_code_format {
     const char *llvm_target;   /* LLVMInitialize<target>TargetInfo ...: "AArch64", "X86" */
@@ -63,6 +72,11 @@ typedef struct stub_arch_ops {
        full (16 words)"); then nothing of it may run. */
     bool (*generate)(stub_id id, const char *variant, uint8_t *code, size_t room, size_t *entry, size_t *size,
                      char *err, size_t errlen);
+
+    /* Every variant of every family, best first within a family (the order
+       choose() falls back in). */
+    const stub_variant *variants;
+    size_t nvariants;
 
     /* The host only (is_host): the interrupted pc of a signal context, and
        its registers as "name=0x..." lines for the crash report, formatted

@@ -178,6 +178,25 @@ failed:
     return false;
 }
 
+void stubs_print_variants(const stub_arch_ops *arch, const cpu_info *host, FILE *out)
+{
+    fprintf(out, "Stub variants on this host (%s), best first:\n", cpu_arch_name(arch->arch));
+    for (size_t i = 0; i < arch->nvariants; i++) {
+        const stub_variant *v = &arch->variants[i];
+        char runs[64] = "runs";
+        uint64_t missing = host ? v->features & ~host->features : v->features;
+        if (!host) {
+            snprintf(runs, sizeof runs, "no: CPU unknown");
+        } else if (missing) {
+            int f = 0;
+            while (!(missing >> f & 1))
+                f++;
+            snprintf(runs, sizeof runs, "no: needs %s", cpu_feature_name(arch->arch, f));
+        }
+        fprintf(out, "  %-6s %-14s %-20s %s\n", families[v->family].display, v->name, runs, v->options);
+    }
+}
+
 void stubs_generate(const stub_arch_ops *arch, const cpu_info *host)
 {
     /* -Xint means no machine code at all */

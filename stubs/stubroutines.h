@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "codecache.h"
 #include "cpu.h"
@@ -83,6 +84,11 @@ const stub_routines *stub_routines_table(void);
  * (crash_handler.h). Nothing with UseCompiler off (-Xint). Called once.
  */
 void stubs_generate(const stub_arch_ops *arch, const cpu_info *host);
+
+/* -XX:+PrintStubVariants: every variant of arch, whether host runs it (else
+   the first feature it lacks; host NULL: unknown) and the VM options that
+   select it, one line each ("  SHA-3  gpr  runs  -XX:+UseSHA3Intrinsics ..."). */
+void stubs_print_variants(const stub_arch_ops *arch, const cpu_info *host, FILE *out);
 
 /*
  * The generation step of stubs_generate with everything passed in (tests

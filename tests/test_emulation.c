@@ -221,6 +221,68 @@ static void run_cpu(const char *cpu_option, cpu_arch target)
     }
 }
 
+/*
+ * -XX:+PrintStubVariants: every line's options, given to the VM, link that
+ * very variant without a warning when the line says "runs", and another one
+ * (or the bytecode) with a warning (the ergonomics' or the fall-back one) when it says "no:
+ * needs <feature>"; and "runs"
+ * agrees with what the host executes (the kernel's or the compiler's view).
+ */
+static void printed_variants_select_themselves(void **state)
+{
+    (void)state;
+    if (host_arch() == CPU_ARCH_UNKNOWN)
+        skip();
+    const char *argv[] = {"-XX:+PrintStubVariants", "-version", NULL};
+    tu_result list = tu_run(argv, NULL, 60);
+    tu_expect_status(&list, 0);
+    int variants = 0;
+    for (const char *l = strstr(list.out, "\n"); l && l[1]; l = strchr(l + 1, '\n')) {
+        char family[16], name[32], runs[8], options[512] = "";
+        int used = 0;
+        if (sscanf(l + 1, " %15s %31s %7s%n", family, name, runs, &used) != 3 || strcmp(family, "SHA-3") != 0)
+            continue;
+        const char *rest = l + 1 + used;
+        if (strncmp(rest, " needs ", 7) == 0) /* "no: needs avx512f" */
+            rest = strchr(rest + 7, ' ');
+        size_t n = rest ? strcspn(rest, "\n") : 0;
+        snprintf(options, sizeof options, "%.*s", (int)n, rest ? rest : "");
+        bool says_runs = strcmp(runs, "runs") == 0;
+        if (says_runs != host_runs_variant(name))
+            fail_msg("PrintStubVariants says %s for %s; the host %s it", runs, name,
+                     host_runs_variant(name) ? "runs" : "cannot run");
+        /* the options, split at blanks, then PrintIntrinsics and a digest */
+        const char *run[16];
+        int k = 0;
+        for (char *tok = strtok(options, " "); tok && k < 12; tok = strtok(NULL, " "))
+            run[k++] = tok;
+        run[k++] = "-XX:+PrintIntrinsics";
+        run[k++] = tu_source_path("examples/digest.mva");
+        run[k++] = "SHA3-256";
+        run[k] = NULL;
+        char in[1001];
+        memset(in, 'a', 1000);
+        in[1000] = '\0';
+        tu_result r = tu_run(run, in, 120);
+        char v[32];
+        const char *mb = stub_variant(r.out, STUB_MB_LINE, v, sizeof v);
+        if (r.status != 0 || !strstr(r.out, DIGEST_A1000) || (says_runs && !mb))
+            fail_msg("%s's options: status %d, stub %s\n%s", name, r.status, mb ? mb : "none", r.err);
+        if (says_runs && strcmp(mb, name) != 0)
+            fail_msg("%s's options link %s", name, mb);
+        /* not here: another variant, or the bytecode (AArch64 without sha3 turns the intrinsic off) */
+        if (!says_runs && mb && strcmp(mb, name) == 0)
+            fail_msg("%s's options link it although the host cannot run it", name);
+        /* a variant the host lacks: the ergonomics' warning (UseAVX capped, BMI absent) or the fall-back one */
+        tu_expect_text("stderr", r.err, says_runs ? TU_LACKS : TU_CONTAINS, "warning:");
+        tu_result_free(&r);
+        variants++;
+    }
+    tu_result_free(&list);
+    if (variants < 2)
+        fail_msg("PrintStubVariants listed %d SHA-3 variants", variants);
+}
+
 static void every_catalog_cpu(void **state)
 {
     (void)state;
@@ -294,6 +356,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults_study_prints_no_fallback_warning),
+        cmocka_unit_test(printed_variants_select_themselves),
         cmocka_unit_test(every_catalog_cpu),
         cmocka_unit_test(every_cpuinfo_text),
         cmocka_unit_test(cpuinfo_claiming_sha3),

@@ -104,6 +104,12 @@ static void crash_registers(const void *context, char *buf, size_t len)
 #define HOST_CRASH_REGISTERS NULL
 #endif
 
+/* The variants for -XX:+PrintStubVariants, best first (a64_sha3_variant_features gives the same bits). */
+static const stub_variant variants[] = {
+    {STUB_FAMILY_SHA3, "simd", "-XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic", UINT64_C(1) << A64_CPU_SHA3},
+    {STUB_FAMILY_SHA3, "gpr", "-XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic", 0},
+};
+
 const stub_arch_ops a64_stub_ops = {
     .arch = CPU_ARCH_AARCH64,
     .flag_arch = FLAG_ARCH_AARCH64,
@@ -112,6 +118,8 @@ const stub_arch_ops a64_stub_ops = {
     .sha3_policies = "JDK-8359256, JDK26",
     .choose = choose,
     .generate = generate,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
     .fault_pc = HOST_FAULT_PC,
     .crash_registers = HOST_CRASH_REGISTERS,
 };

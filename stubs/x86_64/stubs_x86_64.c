@@ -23,24 +23,33 @@
 
 /* The variants, best first within their kind, with what each executes. */
 typedef struct variant_desc {
-    const char *name;
     x64_sha3_variant variant;
     bool bmi;
-    uint64_t features;  /* X64_CPU_* bits */
 } variant_desc;
 
 #define FEATURE(f) (UINT64_C(1) << X64_CPU_##f)
-static const variant_desc variants[] = {
-    {"avx512-lanes", X64_SHA3_AVX512_LANES, false, FEATURE(AVX512F) | FEATURE(AVX512VL)},
-    {"avx512", X64_SHA3_AVX512, false, FEATURE(AVX512F) | FEATURE(AVX512BW)},
-    {"avx2", X64_SHA3_AVX2, false, FEATURE(AVX) | FEATURE(AVX2)},
-    {"gpr", X64_SHA3_GPR, true, FEATURE(BMI1) | FEATURE(BMI2)},
-    {"gpr-nobmi", X64_SHA3_GPR, false, 0},
+#define SHA3_ON "-XX:+UseSHA3Intrinsics "
+static const stub_variant variants[] = {
+    {STUB_FAMILY_SHA3, "avx512-lanes", SHA3_ON "-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=3 -XX:SHA3AVX512Design=lanes",
+     FEATURE(AVX512F) | FEATURE(AVX512VL)},
+    {STUB_FAMILY_SHA3, "avx512", SHA3_ON "-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=3 -XX:SHA3AVX512Design=rows",
+     FEATURE(AVX512F) | FEATURE(AVX512BW)},
+    {STUB_FAMILY_SHA3, "avx2", SHA3_ON "-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=2", FEATURE(AVX) | FEATURE(AVX2)},
+    {STUB_FAMILY_SHA3, "gpr", SHA3_ON "-XX:-UseSIMDForSHA3Intrinsic", FEATURE(BMI1) | FEATURE(BMI2)},
+    {STUB_FAMILY_SHA3, "gpr-nobmi",
+     SHA3_ON "-XX:-UseSIMDForSHA3Intrinsic -XX:-UseBMI1Instructions -XX:-UseBMI2Instructions", 0},
 };
+/* the generator's configuration of each, in the same order */
+static const variant_desc descs[] = {
+    {X64_SHA3_AVX512_LANES, false}, {X64_SHA3_AVX512, false}, {X64_SHA3_AVX2, false},
+    {X64_SHA3_GPR, true},           {X64_SHA3_GPR, false},
+};
+#undef SHA3_ON
 #undef FEATURE
 #define NVARIANTS (sizeof variants / sizeof variants[0])
+_Static_assert(sizeof descs / sizeof descs[0] == NVARIANTS, "one generator configuration per variant");
 
-static const variant_desc *variant_named(const char *name)
+static const stub_variant *variant_named(const char *name)
 {
     for (size_t i = 0; i < NVARIANTS; i++)
         if (strcmp(variants[i].name, name) == 0)
@@ -80,9 +89,9 @@ static stub_choice choose(stub_family family, const cpu_info *host)
     }
     if (!host)
         return c;
-    const variant_desc *v = variant_named(c.variant);
+    const stub_variant *v = variant_named(c.variant);
     for (size_t i = (size_t)(v - variants); i < NVARIANTS; i++) {
-        if (variants[i].bmi && !bmi)
+        if (descs[i].bmi && !bmi)
             continue;
         uint64_t missing = variants[i].features & ~host->features;
         if (!missing) {
@@ -105,16 +114,17 @@ static stub_choice choose(stub_family family, const cpu_info *host)
 static bool generate(stub_id id, const char *variant, uint8_t *code, size_t room, size_t *entry, size_t *size,
                      char *err, size_t errlen)
 {
-    const variant_desc *v = variant_named(variant);
+    const stub_variant *v = variant_named(variant);
     if (!v || (id != STUB_ID_sha3_implCompress && id != STUB_ID_sha3_implCompressMB)) {
         snprintf(err, errlen, "no x86-64 generator");
         return false;
     }
+    const variant_desc *d = &descs[v - variants];
     x64_sha3_config cfg = {
-        .variant = v->variant,
+        .variant = d->variant,
         .multi_block = id == STUB_ID_sha3_implCompressMB,
-        .bmi1 = v->bmi,
-        .bmi2 = v->bmi,
+        .bmi1 = d->bmi,
+        .bmi2 = d->bmi,
     };
     x64_asm as;
     x64_asm_init(&as, code, room);
@@ -170,6 +180,8 @@ const stub_arch_ops x64_stub_ops = {
     .sha3_policies = "minivm, JDK24, JDK-8384353",
     .choose = choose,
     .generate = generate,
+    .variants = variants,
+    .nvariants = NVARIANTS,
     .fault_pc = HOST_FAULT_PC,
     .crash_registers = HOST_CRASH_REGISTERS,
 };
