@@ -8,10 +8,11 @@
  *
  *   java [-Xint] bench/MessageDigests.java [digest|getAndDigest]
  *        [-p digesterName=SHA3-256[,...]] [-p length=64,16384]
- *        [-wi N] [-i N] [-w MS] [-r MS]
+ *        [-wi N] [-i N] [-w MS] [-r MS] [-v]
  *
  * Defaults: both benchmarks, SHA3-256, lengths 64 and 16384, 5 warm-up and
- * 5 measurement iterations of 1000 ms (JMH's settings, one fork).
+ * 5 measurement iterations of 1000 ms (JMH's settings, one fork). -v prints
+ * JMH's per-iteration lines, as MessageDigests.mva -v (bench/runner.py reads them).
  */
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -34,6 +35,7 @@ public class MessageDigests {
         List<Integer> lengths = List.of(64, 16384);
         int warmups = 5, iterations = 5;
         long warmupMs = 1000, iterationMs = 1000;
+        boolean verbose = false;
         for (int a = 0; a < args.length; a++) {
             String s = args[a];
             switch (s) {
@@ -55,6 +57,7 @@ public class MessageDigests {
                 case "-i" -> iterations = Integer.parseInt(value(args, ++a, s));
                 case "-w" -> warmupMs = Long.parseLong(value(args, ++a, s));
                 case "-r" -> iterationMs = Long.parseLong(value(args, ++a, s));
+                case "-v" -> verbose = true;
                 default -> usage("unknown argument: " + s);
             }
         }
@@ -74,11 +77,23 @@ public class MessageDigests {
                     Op op = bench.equals("digest")
                             ? () -> digester.digest(inputBytes)
                             : () -> MessageDigest.getInstance(name).digest(inputBytes);
-                    for (int w = 0; w < warmups; w++)
-                        iteration(op, warmupMs);
+                    if (verbose) {
+                        System.out.println("# Benchmark: MessageDigests." + bench);
+                        System.out.printf("# Parameters: (digesterName = %s, length = %d)%n", name, length);
+                    }
+                    for (int w = 0; w < warmups; w++) {
+                        double score = iteration(op, warmupMs);
+                        if (verbose)
+                            System.out.printf("# Warmup Iteration %3d: %.3f ops/ms%n", w + 1, score);
+                    }
                     double[] scores = new double[iterations];
-                    for (int k = 0; k < iterations; k++)
+                    for (int k = 0; k < iterations; k++) {
                         scores[k] = iteration(op, iterationMs);
+                        if (verbose)
+                            System.out.printf("Iteration %3d: %.3f ops/ms%n", k + 1, scores[k]);
+                    }
+                    if (verbose)
+                        System.out.println();
                     rows.add(row("MessageDigests." + bench, name, length, scores));
                 }
             }
@@ -134,7 +149,7 @@ public class MessageDigests {
     static void usage(String msg) {
         System.err.println("MessageDigests: " + msg);
         System.err.println("usage: java [-Xint] MessageDigests.java [digest|getAndDigest] "
-                + "[-p digesterName=A,B] [-p length=N,M] [-wi N] [-i N] [-w MS] [-r MS]");
+                + "[-p digesterName=A,B] [-p length=N,M] [-wi N] [-i N] [-w MS] [-r MS] [-v]");
         System.exit(2);
     }
 

@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "java_random.h"
 #include "sha3_ref.h"
 
 #if SHA3_COMPARE_OPENSSL
@@ -78,18 +79,6 @@ static double now_ms(void)
 
 static uint8_t input[16384];
 static volatile uint8_t sink; /* keeps every digest alive, as JMH's Blackhole */
-
-/* java.util.Random(seed).nextBytes(b): the benchmark's input, byte for byte. */
-static void java_random_bytes(uint64_t seed, uint8_t *b, size_t n)
-{
-    uint64_t s = (seed ^ 0x5DEECE66DULL) & ((1ULL << 48) - 1);
-    for (size_t i = 0; i < n;) {
-        s = (s * 0x5DEECE66DULL + 0xB) & ((1ULL << 48) - 1);
-        uint32_t rnd = (uint32_t)(s >> 16); /* next(32) */
-        for (int k = 0; k < 4 && i < n; k++, rnd >>= 8)
-            b[i++] = (uint8_t)rnd;
-    }
-}
 
 static void op_cref(int len)
 {

@@ -1,0 +1,429 @@
+#!/usr/bin/python3
+"""bench/runner.py — the benchmark runner (started as `sh scripts/bench [options]`).
+
+The JDK's MessageDigests benchmark (digest, getAndDigest) for a matrix of
+configurations x benchmarks x algorithms x lengths, each configuration in its
+own process per fork (a JMH fork), with JMH's options and statistics; then
+JMH's result table per configuration, the seeds' comparison against a
+baseline ("gpr: +37%"), a JMH-compatible JSON file and a chart (PNG, SVG)
+under results/. docs/benchmarks.md#the-runner documents it.
+
+Configurations (each a named set of VM options, declared once):
+  interpreted        minivm -XX:-UseSHA3Intrinsics
+  <variant>          one per stub variant this host runs, as the VM lists them
+                     (-XX:+PrintStubVariants: name and options)
+  C-ref, OpenSSL     in-process: build/bench/digest_native ref|openssl
+  java-C2, java-Xint HotSpot with bench/MessageDigests.java when `java` is on
+                     PATH (C2 without the SHA-3 intrinsic, and the interpreter)
+  --config NAME='-XX:...'   the user's, on minivm
+"""
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import jmh_stats  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCHMARK_FQN = "org.openjdk.bench.java.security.MessageDigests."
+EMULATION_NOTE = "QEMU user mode (TCG): emulation times, not the speed of a CPU"
+
+ITERATION = re.compile(r"^(# Warmup )?Iteration\s+(\d+):\s+([0-9.]+|NaN|Infinity)\s+ops/ms")
+BENCH_LINE = re.compile(r"^# Benchmark: MessageDigests\.(\w+)")
+PARAMS_LINE = re.compile(r"^# Parameters: \(digesterName = ([^,]+), length = (\d+)\)")
+VARIANT_LINE = re.compile(r"^\s+(\S+)\s+(\S+)\s+(runs|no: \S.*?)\s{2,}(-XX:.*)$")
+
+
+class Config:
+    """A configuration: a name and the command that runs MessageDigests under it."""
+
+    def __init__(self, name, kind, command, options, note=""):
+        self.name = name
+        self.kind = kind        # "minivm", "native", "java"
+        self.command = command  # argv before the benchmark's own arguments
+        self.options = options  # the VM options (what JMH's JSON calls jvmArgs)
+        self.note = note
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="sh scripts/bench",
+        description="MessageDigests for every configuration: JMH's tables, the seeds' comparison, JSON, charts.")
+    p.add_argument("benchmarks", nargs="*", default=[], metavar="digest|getAndDigest",
+                   help="the benchmarks (default: both)")
+    p.add_argument("-p", action="append", default=[], metavar="NAME=V,V",
+                   help="digesterName=SHA3-256,SHA3-512 or length=64,16384 (JMH's -p)")
+    p.add_argument("-wi", type=int, default=None, help="warm-up iterations (default 3; quick: 1)")
+    p.add_argument("-i", type=int, default=None, help="measurement iterations (default 5; quick: 3)")
+    p.add_argument("-w", type=int, default=None, help="warm-up iteration time, ms (default 500; quick: 50)")
+    p.add_argument("-r", type=int, default=None, help="measurement iteration time, ms (default 500; quick: 100)")
+    p.add_argument("-f", type=int, default=None, help="forks: processes per configuration (default 1)")
+    p.add_argument("--config", action="append", default=[], metavar="NAME='OPTIONS'",
+                   help="add a configuration: minivm with these VM options")
+    p.add_argument("--only", default=None, metavar="A,B", help="run only these configurations")
+    p.add_argument("--baseline", default="interpreted", help="the comparison's baseline (default interpreted)")
+    p.add_argument("--quick", action="store_true", help="the whole matrix in about a minute")
+    p.add_argument("--build", default=None, help="the build directory (default build; build-aarch64 with --qemu-cpu)")
+    p.add_argument("--qemu-cpu", default=None, metavar="MODEL",
+                   help="run the AArch64 cross build under qemu-aarch64 -cpu MODEL")
+    p.add_argument("--no-java", action="store_true", help="leave HotSpot out even when java is on PATH")
+    p.add_argument("--no-chart", action="store_true", help="write no chart")
+    p.add_argument("--results", default=os.path.join(ROOT, "results"), help="where the JSON and charts go")
+    p.add_argument("-v", "--verbose", action="store_true", help="print each command")
+    a = p.parse_args(argv)
+    quick = {"wi": 1, "i": 3, "w": 50, "r": 100, "f": 1}
+    full = {"wi": 3, "i": 5, "w": 500, "r": 500, "f": 1}
+    for k, v in (quick if a.quick else full).items():
+        if getattr(a, k) is None:
+            setattr(a, k, v)
+    if a.i < 1 or a.wi < 0 or a.w < 0 or a.r < 1 or a.f < 1:
+        p.error("need -i >= 1, -wi >= 0, -w >= 0, -r >= 1, -f >= 1")
+    a.params = {"digesterName": ["SHA3-256", "SHA3-512"], "length": ["64", "16384"]}
+    for kv in a.p:
+        name, eq, values = kv.partition("=")
+        if not eq or name not in a.params or not values:
+            p.error(f"bad -p {kv!r}: expected digesterName=A,B or length=N,M")
+        a.params[name] = values.split(",")
+    for b in a.benchmarks:
+        if b not in ("digest", "getAndDigest"):
+            p.error(f"unknown benchmark {b!r} (MessageDigests has digest, getAndDigest)")
+    a.benchmarks = sorted(set(a.benchmarks)) or ["digest", "getAndDigest"]
+    if a.build is None:
+        a.build = "build-aarch64" if a.qemu_cpu else "build"
+    a.build = os.path.join(ROOT, a.build) if not os.path.isabs(a.build) else a.build
+    return a
+
+
+def wrapper(args):
+    return ["qemu-aarch64", "-L", "/", "-cpu", args.qemu_cpu] if args.qemu_cpu else []
+
+
+def discover(args):
+    """The configurations: built-ins (asked of the VM and of the host) and the user's."""
+    minivm = os.path.join(args.build, "minivm")
+    native = os.path.join(args.build, "bench", "digest_native")
+    mva = os.path.join(ROOT, "bench", "MessageDigests.mva")
+    if not os.path.exists(minivm):
+        sys.exit(f"bench: {minivm} is not built (meson compile -C {os.path.relpath(args.build, ROOT)})")
+    base = wrapper(args) + [minivm]
+    configs, skipped = [], []
+    configs.append(Config("interpreted", "minivm", base + ["-XX:-UseSHA3Intrinsics", mva], ["-XX:-UseSHA3Intrinsics"]))
+    listing = subprocess.run(base + ["-XX:+PrintStubVariants", "-version"], capture_output=True, text=True)
+    for line in listing.stdout.splitlines():
+        m = VARIANT_LINE.match(line)
+        if not m or m.group(1) != "SHA-3":
+            continue
+        name, runs, options = m.group(2), m.group(3), m.group(4).split()
+        if runs == "runs":
+            configs.append(Config(name, "minivm", base + options + [mva], options))
+        else:
+            skipped.append((name, runs.replace("no: ", "the CPU lacks it: ")))
+    if os.path.exists(native):
+        configs.append(Config("C-ref", "native", wrapper(args) + [native, "ref"], [], "stubs/sha3_ref.c, in-process"))
+        probe = subprocess.run(wrapper(args) + [native, "openssl", "-i", "1", "-r", "1", "-wi", "0",
+                                                "-p", "length=1", "-p", "digesterName=SHA3-256", "digest"],
+                               capture_output=True, text=True)
+        if probe.returncode == 0:
+            configs.append(Config("OpenSSL", "native", wrapper(args) + [native, "openssl"], [], "EVP, in-process"))
+        else:
+            skipped.append(("OpenSSL", probe.stderr.strip() or "digest_native openssl failed"))
+    else:
+        skipped.append(("C-ref, OpenSSL", f"{native} is not built"))
+    java = shutil.which("java")
+    src = os.path.join(ROOT, "bench", "MessageDigests.java")
+    if args.qemu_cpu or args.no_java or not java:
+        why = "--qemu-cpu" if args.qemu_cpu else "--no-java" if args.no_java else "no java on PATH"
+        skipped.append(("java-C2, java-Xint", why))
+    else:
+        c2 = ["-XX:+UnlockDiagnosticVMOptions", "-XX:-UseSHA3Intrinsics"]
+        configs.append(Config("java-C2", "java", [java] + c2 + [src], c2, "HotSpot C2 without the SHA-3 intrinsic"))
+        configs.append(Config("java-Xint", "java", [java, "-Xint", src], ["-Xint"], "HotSpot's interpreter"))
+    for spec in args.config:
+        name, eq, options = spec.partition("=")
+        if not eq or not name or any(c.name == name for c in configs):
+            sys.exit(f"bench: bad --config {spec!r}: expected a new NAME='-XX:... -XX:...'")
+        opts = shlex.split(options)
+        configs.append(Config(name, "minivm", base + opts + [mva], opts, "--config"))
+    if args.only:
+        wanted = args.only.split(",")
+        unknown = [w for w in wanted if w not in [c.name for c in configs]]
+        if unknown:
+            sys.exit(f"bench: --only names {', '.join(unknown)}, which this host does not have "
+                     f"(it has {', '.join(c.name for c in configs)})")
+        configs = [c for c in configs if c.name in wanted or c.name == args.baseline]
+    if args.baseline not in [c.name for c in configs]:
+        sys.exit(f"bench: the baseline {args.baseline} is not a configuration here")
+    return configs, skipped
+
+
+class Progress:
+    """One line on a terminal: configuration, fork, iteration, time left."""
+
+    def __init__(self, total_ms, enabled):
+        self.total_ms, self.done_ms, self.enabled = total_ms, 0.0, enabled
+        self.start = time.monotonic()
+
+    def show(self, text):
+        if not self.enabled:
+            return
+        elapsed = time.monotonic() - self.start
+        rate = elapsed / self.done_ms if self.done_ms > 0 else 0.001
+        left = max(0.0, (self.total_ms - self.done_ms) * rate)
+        sys.stderr.write(f"\r\033[K{text}  ~{int(left) // 60}m{int(left) % 60:02d}s left")
+        sys.stderr.flush()
+
+    def clear(self):
+        if self.enabled:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def run_config(config, fork, args, progress, index, count):
+    """One fork of one configuration: {(bench, name, length): [scores]}."""
+    argv = config.command + args.benchmarks + [
+        "-p", "digesterName=" + ",".join(args.params["digesterName"]),
+        "-p", "length=" + ",".join(args.params["length"]),
+        "-wi", str(args.wi), "-i", str(args.i), "-w", str(args.w), "-r", str(args.r), "-v"]
+    if args.verbose:
+        progress.clear()
+        print("$ " + " ".join(shlex.quote(a) for a in argv), file=sys.stderr)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results, key = {}, None
+    bench = None
+    for line in proc.stdout:
+        line = line.rstrip("\n")
+        m = BENCH_LINE.match(line)
+        if m:
+            bench = m.group(1)
+            continue
+        m = PARAMS_LINE.match(line)
+        if m:
+            key = (bench, m.group(1), m.group(2))
+            results[key] = []
+            continue
+        m = ITERATION.match(line)
+        if m and key:
+            warm = m.group(1) is not None
+            progress.done_ms += args.w if warm else args.r
+            if not warm:
+                results[key].append(float(m.group(3)))
+            what = "warm-up" if warm else "iteration"
+            progress.show(f"[{index}/{count}] {config.name}, fork {fork}/{args.f}: "
+                          f"{key[0]} {key[1]} {key[2]} B, {what} {m.group(2)}")
+    err = proc.stderr.read()
+    status = proc.wait()
+    if status != 0:
+        progress.clear()
+        sys.exit(f"bench: {config.name} failed (exit status {status}):\n$ {' '.join(argv)}\n{err}")
+    want = len(args.benchmarks) * len(args.params["digesterName"]) * len(args.params["length"])
+    if len(results) != want or any(len(v) != args.i for v in results.values()):
+        progress.clear()
+        sys.exit(f"bench: {config.name} printed {len(results)} of {want} results:\n{err}")
+    return results
+
+
+def keys(args):
+    for bench in sorted(args.benchmarks):  # JMH's order: alphabetical
+        for name in args.params["digesterName"]:
+            for length in args.params["length"]:
+                yield (bench, name, length)
+
+
+def fmt(x, width=10):
+    return f"{'NaN':>{width}}" if math.isnan(x) else f"{x:{width}.3f}"
+
+
+def jmh_table(config, summary, args, out):
+    """JMH's result table of one configuration."""
+    note = f" ({config.note})" if config.note else ""
+    print(f"\n# {config.name}{note}: {' '.join(config.options) or '(no VM options)'}", file=out)
+    print(f"{'Benchmark':<28} {'(digesterName)':>14} {'(length)':>9}   Mode  Cnt {'Score':>10}   {'Error':>9}   Units",
+          file=out)
+    for k in keys(args):
+        s = summary[config.name][k]
+        n = args.i * args.f
+        err = "" if math.isnan(s["scoreError"]) else f"± {s['scoreError']:9.3f}"
+        print(f"{'MessageDigests.' + k[0]:<28} {k[1]:>14} {k[2]:>9}  thrpt {n:>4} {fmt(s['score'])} {err:>11}  ops/ms",
+              file=out)
+
+
+def comparison_table(configs, summary, args, out):
+    """The seeds' table: every configuration against the baseline, in per cent."""
+    base = args.baseline
+    others = [c.name for c in configs if c.name != base]
+    width = max([len(n) for n in others] + [7]) + 1
+    print(f"\nComparison against {base} (ops/ms; '~' marks a difference inside the 99.9% error bars):", file=out)
+    head = f"{'Benchmark':<28} {'(digesterName)':>14} {'(length)':>9} {base + ' ops/ms':>18}"
+    print(head + "".join(f" {n:>{width}}" for n in others), file=out)
+    for k in keys(args):
+        b = summary[base][k]
+        row = f"{'MessageDigests.' + k[0]:<28} {k[1]:>14} {k[2]:>9} {fmt(b['score'], 18)}"
+        for n in others:
+            s = summary[n][k]
+            pct = (s["score"] / b["score"] - 1.0) * 100.0 if b["score"] > 0 else math.nan
+            cell = "NaN" if math.isnan(pct) else f"{pct:+.0f}%"
+            if jmh_stats.overlap(s, b):
+                cell = "~" + cell
+            row += f" {cell:>{width}}"
+        print(row, file=out)
+
+
+def json_number(x):
+    # JMH writes NaN and the infinities as strings
+    return "NaN" if isinstance(x, float) and math.isnan(x) else x
+
+
+def jmh_json(configs, raw, summary, args, machine):
+    """JMH's -rf json shape: one object per benchmark and parameter set (and configuration)."""
+    docs = []
+    for c in configs:
+        for k in keys(args):
+            s = summary[c.name][k]
+            docs.append({
+                "jmhVersion": "minivm bench/runner.py",
+                "benchmark": BENCHMARK_FQN + k[0],
+                "mode": "thrpt",
+                "threads": 1,
+                "forks": args.f,
+                "jvm": c.command[len(wrapper(args))],
+                "jvmArgs": c.options,
+                "jdkVersion": machine["jdk"] if c.kind == "java" else "minivm",
+                "vmName": c.name,
+                "vmVersion": machine["cpu"],
+                "warmupIterations": args.wi,
+                "warmupTime": f"{args.w} ms",
+                "warmupBatchSize": 1,
+                "measurementIterations": args.i,
+                "measurementTime": f"{args.r} ms",
+                "measurementBatchSize": 1,
+                "params": {"digesterName": k[1], "length": k[2], "config": c.name},
+                "primaryMetric": {
+                    "score": json_number(s["score"]),
+                    "scoreError": json_number(s["scoreError"]),
+                    "scoreConfidence": [json_number(x) for x in s["scoreConfidence"]],
+                    "scorePercentiles": {p: json_number(v) for p, v in s["scorePercentiles"].items()},
+                    "scoreUnit": "ops/ms",
+                    "rawData": raw[c.name][k],
+                },
+                "secondaryMetrics": {},
+            })
+    return docs
+
+
+def chart(configs, summary, args, machine, stem):
+    """ops/ms per configuration with the error bars, one panel per benchmark/algorithm/length."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = list(keys(args))
+    cols = len(args.params["length"])
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(5.5 * cols, 3.2 * rows), squeeze=False)
+    names = [c.name for c in configs]
+    for ax, k in zip([a for r in axes for a in r], panels):
+        scores = [summary[n][k]["score"] for n in names]
+        errors = [0.0 if math.isnan(summary[n][k]["scoreError"]) else summary[n][k]["scoreError"] for n in names]
+        colors = ["#999999" if n == args.baseline else "#4477aa" for n in names]
+        ax.bar(range(len(names)), scores, yerr=errors, capsize=3, color=colors)
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels(names, rotation=40, ha="right", fontsize=8)
+        ax.set_title(f"MessageDigests.{k[0]}  {k[1]}  length={k[2]}", fontsize=9)
+        ax.set_ylabel("ops/ms", fontsize=8)
+        ax.tick_params(axis="y", labelsize=8)
+        ax.set_ylim(bottom=0)
+    for ax in [a for r in axes for a in r][len(panels):]:
+        ax.set_visible(False)
+    title = f"minivm MessageDigests on {machine['cpu']} ({machine['date']}), error bars: 99.9%"
+    if args.qemu_cpu:
+        title += f"\n{EMULATION_NOTE} ({args.qemu_cpu})"
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    paths = [stem + ".png", stem + ".svg"]
+    for path in paths:
+        fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return paths
+
+
+def machine_info(args):
+    cpu = platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read()
+        m = re.search(r"^model name\s*:\s*(.+)$", text, re.M)
+        fam = re.search(r"^cpu family\s*:\s*(\d+)$", text, re.M)
+        mod = re.search(r"^model\s*:\s*(\d+)$", text, re.M)
+        if m:
+            cpu = m.group(1).strip()
+            if fam and mod:
+                cpu += f" family {fam.group(1)} model {mod.group(1)}"
+    except OSError:
+        pass
+    if args.qemu_cpu:
+        cpu = f"qemu-aarch64 -cpu {args.qemu_cpu} on {cpu}"
+    jdk = ""
+    java = shutil.which("java")
+    if java and not args.no_java:
+        v = subprocess.run([java, "-version"], capture_output=True, text=True).stderr.splitlines()
+        jdk = v[0] if v else ""
+    return {"cpu": cpu, "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), "jdk": jdk,
+            "cores": os.cpu_count()}
+
+
+def main(argv):
+    args = parse_args(argv)
+    configs, skipped = discover(args)
+    machine = machine_info(args)
+    combos = len(args.benchmarks) * len(args.params["digesterName"]) * len(args.params["length"])
+    per_fork_ms = combos * (args.wi * args.w + args.i * args.r)
+    print(f"bench: {len(configs)} configurations x {combos} benchmarks, {args.f} fork(s), "
+          f"-wi {args.wi} -i {args.i} -w {args.w} -r {args.r}; about {len(configs) * per_fork_ms * args.f / 1000:.0f} s "
+          f"on {machine['cpu']}")
+    if args.qemu_cpu:
+        print(f"bench: {EMULATION_NOTE}")
+    for name, why in skipped:
+        print(f"bench: skipped {name}: {why}")
+    progress = Progress(len(configs) * per_fork_ms * args.f, sys.stderr.isatty())
+    raw = {c.name: {k: [] for k in keys(args)} for c in configs}
+    for fork in range(1, args.f + 1):  # forks interleaved: every configuration once per round
+        for i, c in enumerate(configs, 1):
+            res = run_config(c, fork, args, progress, i, len(configs))
+            for k in keys(args):
+                raw[c.name][k].append(res[k])
+    progress.clear()
+    summary = {c.name: {k: jmh_stats.summarize([x for fork in raw[c.name][k] for x in fork]) for k in keys(args)}
+               for c in configs}
+    out = sys.stdout
+    if args.qemu_cpu:
+        print(f"\n# {EMULATION_NOTE} ({args.qemu_cpu})", file=out)
+    for c in configs:
+        jmh_table(c, summary, args, out)
+    if args.qemu_cpu:
+        print(f"\n# {EMULATION_NOTE} ({args.qemu_cpu})", file=out)
+    comparison_table(configs, summary, args, out)
+    os.makedirs(args.results, exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    tag = f"-qemu-{args.qemu_cpu}" if args.qemu_cpu else ""
+    stem = os.path.join(args.results, f"messagedigests-{stamp}{tag}")
+    with open(stem + ".json", "w") as f:
+        json.dump(jmh_json(configs, raw, summary, args, machine), f, indent=2)
+    print(f"\nJSON:  {os.path.relpath(stem + '.json')}")
+    if not args.no_chart:
+        png, svg = chart(configs, summary, args, machine, stem)
+        print(f"chart: {os.path.relpath(png)}, {os.path.relpath(svg)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
