@@ -16,6 +16,9 @@ Configurations (each a named set of VM options, declared once):
   java-C2, java-Xint HotSpot with bench/MessageDigests.java when `java` is on
                      PATH (C2 without the SHA-3 intrinsic, and the interpreter)
   --config NAME='-XX:...'   the user's, on minivm
+
+--mca prints instead the per-CPU static model (bench/mca.py); --file MIB times the
+whole VM on a large file (examples/digest.mva) beside openssl dgst.
 """
 
 import argparse
@@ -79,6 +82,12 @@ def parse_args(argv):
     p.add_argument("--no-java", action="store_true", help="leave HotSpot out even when java is on PATH")
     p.add_argument("--no-chart", action="store_true", help="write no chart")
     p.add_argument("--results", default=os.path.join(ROOT, "results"), help="where the JSON and charts go")
+    p.add_argument("--file", type=int, default=None, metavar="MIB",
+                   help="instead: examples/digest.mva SHA3-256 of a MIB-MiB file, the whole VM per configuration, "
+                        "beside openssl dgst (interleaved rounds, median wall time)")
+    p.add_argument("--rounds", type=int, default=5, help="--file's rounds (default 5)")
+    p.add_argument("--mca", action="store_true",
+                   help="instead: the llvm-mca table of every stub variant per CPU model (bench/mca.py)")
     p.add_argument("-v", "--verbose", action="store_true", help="print each command")
     a = p.parse_args(argv)
     quick = {"wi": 1, "i": 3, "w": 50, "r": 100, "f": 1}
@@ -381,8 +390,69 @@ def machine_info(args):
             "cores": os.cpu_count()}
 
 
+def file_mode(args):
+    """The whole VM on a large file: examples/digest.mva SHA3-256 under every minivm configuration,
+    and `openssl dgst -sha3-256` (native only), in interleaved rounds; the median wall time."""
+    import hashlib
+    import statistics
+    import tempfile
+
+    configs, skipped = discover(args)
+    runs = [c for c in configs if c.kind == "minivm"]
+    digest = os.path.join(ROOT, "examples", "digest.mva")
+    machine = machine_info(args)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "in")
+        with open(path, "wb") as f:
+            f.write(os.urandom(args.file << 20))
+        with open(path, "rb") as f:
+            want = hashlib.sha3_256(f.read()).hexdigest()
+        commands = [(c.name, c.command[:-1] + [digest, "SHA3-256", path]) for c in runs]
+        openssl = shutil.which("openssl")
+        if openssl and not args.qemu_cpu:
+            commands.insert(0, ("openssl", [openssl, "dgst", "-sha3-256", "-r", path]))
+        else:
+            skipped.append(("openssl", "--qemu-cpu" if args.qemu_cpu else "no openssl on PATH"))
+        for name, why in skipped:
+            print(f"bench: skipped {name}: {why}")
+        times = {n: [] for n, _ in commands}
+        for r in range(args.rounds):
+            for name, argv in commands:
+                if sys.stderr.isatty():
+                    sys.stderr.write(f"\r\033[Kround {r + 1}/{args.rounds}: {name}")
+                t0 = time.monotonic()
+                out = subprocess.run(argv, capture_output=True, text=True)
+                times[name].append(time.monotonic() - t0)
+                if out.returncode != 0 or not out.stdout.startswith(want):
+                    sys.exit(f"bench: {name}: wrong digest or failure (status {out.returncode}):\n{out.stderr}")
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\033[K")
+    med = {n: statistics.median(t) for n, t in times.items()}
+    print(f"examples/digest.mva SHA3-256 of {args.file} MiB, the whole process, median of {args.rounds} interleaved "
+          f"rounds; {machine['cpu']}")
+    if args.qemu_cpu:
+        print(f"# {EMULATION_NOTE} ({args.qemu_cpu})")
+    print(f"{'config':<14} {'median ms':>10} {'MiB/s':>9} {'vs OpenSSL':>11} {'vs interp':>10}")
+    for name, _ in commands:
+        m = med[name]
+        vs_ossl = f"{med['openssl'] / m:.2f}x" if "openssl" in med else "-"
+        print(f"{name:<14} {m * 1000:>10.0f} {args.file / m:>9.1f} {vs_ossl:>11} {med['interpreted'] / m:>9.2f}x")
+    return 0
+
+
 def main(argv):
     args = parse_args(argv)
+    if args.file is not None:
+        return file_mode(args)
+    if args.mca:
+        import mca
+        rows = mca.run(args.build, sys.stdout)
+        os.makedirs(args.results, exist_ok=True)
+        path = os.path.join(args.results, f"mca-{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
+        with open(path, "w") as f:
+            json.dump(rows, f, indent=2)
+        print(f"\nJSON:  {os.path.relpath(path)}")
+        return 0
     configs, skipped = discover(args)
     machine = machine_info(args)
     combos = len(args.benchmarks) * len(args.params["digesterName"]) * len(args.params["length"])

@@ -1,7 +1,7 @@
 /*
  * bench/sha3_round_words.c — print one Keccak round of a SHA-3 stub variant
  * (the stub's loop body as the generator emits it) as bytes for
- * `llvm-mc --disassemble`. bench/stub_mca.sh turns it into assembly text and
+ * `llvm-mc --disassemble`. bench/mca.py (sh scripts/bench --mca) turns it into assembly text and
  * asks llvm-mca how many cycles a round takes on each CPU model.
  *
  *   sha3_round_words simd|gpr|gpr-spill                       AArch64
