@@ -86,6 +86,9 @@ def parse_args(argv):
                    help="instead: examples/digest.mva SHA3-256 of a MIB-MiB file, the whole VM per configuration, "
                         "beside openssl dgst (interleaved rounds, median wall time)")
     p.add_argument("--rounds", type=int, default=5, help="--file's rounds (default 5)")
+    p.add_argument("--report", action="store_true",
+                   help="instead: run everything below and rewrite docs/PERFORMANCE.md's generated section "
+                        "(the matrix, the whole-VM run, llvm-mca, the QEMU matrices), charts in docs/charts/")
     p.add_argument("--mca", action="store_true",
                    help="instead: the llvm-mca table of every stub variant per CPU model (bench/mca.py)")
     p.add_argument("-v", "--verbose", action="store_true", help="print each command")
@@ -256,6 +259,8 @@ def jmh_table(config, summary, args, out):
     """JMH's result table of one configuration."""
     note = f" ({config.note})" if config.note else ""
     print(f"\n# {config.name}{note}: {' '.join(config.options) or '(no VM options)'}", file=out)
+    if args.qemu_cpu:
+        print(f"# {EMULATION_NOTE} ({args.qemu_cpu})", file=out)
     print(f"{'Benchmark':<28} {'(digesterName)':>14} {'(length)':>9}   Mode  Cnt {'Score':>10}   {'Error':>9}   Units",
           file=out)
     for k in keys(args):
@@ -272,6 +277,8 @@ def comparison_table(configs, summary, args, out):
     others = [c.name for c in configs if c.name != base]
     width = max([len(n) for n in others] + [7]) + 1
     print(f"\nComparison against {base} (ops/ms; '~' marks a difference inside the 99.9% error bars):", file=out)
+    if args.qemu_cpu:
+        print(f"# {EMULATION_NOTE} ({args.qemu_cpu})", file=out)
     head = f"{'Benchmark':<28} {'(digesterName)':>14} {'(length)':>9} {base + ' ops/ms':>18}"
     print(head + "".join(f" {n:>{width}}" for n in others), file=out)
     for k in keys(args):
@@ -440,8 +447,110 @@ def file_mode(args):
     return 0
 
 
+REPORT_BEGIN = "<!-- BEGIN sh scripts/bench --report: generated, do not edit -->"
+REPORT_END = "<!-- END sh scripts/bench --report -->"
+
+
+def report(args, argv):
+    """docs/PERFORMANCE.md's generated section, from one command: this machine's MessageDigests
+    matrix with its chart, the whole VM on a 64 MiB file, the llvm-mca table, and the QEMU
+    correctness matrices (which stub ran, digests right) for both architectures."""
+    me = [sys.executable, os.path.abspath(__file__)]
+    passed = [a for a in argv if a != "--report"]
+    machine = machine_info(args)
+    charts = os.path.join(ROOT, "docs", "charts")
+    os.makedirs(charts, exist_ok=True)
+
+    def step(title, argv, cwd=ROOT, env=None):
+        print(f"bench --report: {title}", file=sys.stderr)
+        r = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, env=env)
+        if r.returncode != 0:
+            sys.exit(f"bench --report: {title} failed:\n{r.stdout}\n{r.stderr}")
+        return r.stdout
+
+    tag = re.sub(r"[^a-z0-9]+", "-", machine["cpu"].lower()).strip("-")
+    matrix = step("the MessageDigests matrix", me + passed + ["--results", charts])
+    for path in glob_latest(charts, "messagedigests-*"):
+        ext = os.path.splitext(path)[1]
+        if ext == ".svg":  # the docs show the SVG; the PNG and JSON stay out of the tree
+            os.replace(path, os.path.join(charts, f"messagedigests-{tag}{ext}"))
+        else:
+            os.remove(path)
+    whole = step("the whole VM on 64 MiB", me + ["--file", "64", "--rounds", "7"])
+    mca_out = step("llvm-mca", me + ["--mca", "--results", os.path.join(ROOT, "results")]) \
+        if shutil.which("llvm-mca-19") else "(llvm-mca-19 not installed: sh scripts/bootstrap bench)\n"
+    qemu = ""
+    if shutil.which("qemu-aarch64") and os.path.exists(os.path.join(ROOT, "build-aarch64", "minivm")):
+        qemu += step("the AArch64 QEMU matrix", ["sh", "cross/sha3_matrix.sh", "build-aarch64"])
+    if shutil.which("qemu-x86_64") and platform.machine() == "x86_64":
+        env = dict(os.environ, MATRIX_ARCH="x86_64")
+        qemu += "\n" + step("the x86-64 QEMU matrix", ["sh", "cross/sha3_matrix.sh", "build"], env=env)
+    comp = matrix[matrix.index("Comparison against"):matrix.index("\nJSON:")].strip()
+    tables = matrix[matrix.index("\n# "):matrix.index("Comparison against")].strip()
+    text = f"""{REPORT_BEGIN}
+## Generated: every configuration on this machine
+
+Written by `sh scripts/bench --report` on {machine['date']}: **{machine['cpu']}**,
+{machine['cores']} CPUs{', ' + machine['jdk'] if machine['jdk'] else ''}. Every table below comes from that one run; the
+machine is shared, so compare ratios within a table, not across runs.
+
+### MessageDigests, every configuration (`sh scripts/bench{' ' + ' '.join(passed) if passed else ''}`)
+
+```
+{comp}
+```
+
+![MessageDigests per configuration](charts/messagedigests-{tag}.svg)
+
+<details><summary>JMH's table per configuration</summary>
+
+```
+{tables}
+```
+
+</details>
+
+### The whole VM on a 64 MiB file (`sh scripts/bench --file 64 --rounds 7`)
+
+```
+{whole.strip()}
+```
+
+### llvm-mca (`sh scripts/bench --mca`)
+
+```
+{mca_out[:mca_out.rfind('JSON:')].strip() if 'JSON:' in mca_out else mca_out.strip()}
+```
+
+### Which stub runs under QEMU, and are the digests right (`cross/sha3_matrix.sh`)
+
+```
+{qemu.strip() or '(qemu-user or the cross build build-aarch64 missing: sh scripts/test-cross builds it)'}
+```
+{REPORT_END}
+"""
+    perf = os.path.join(ROOT, "docs", "PERFORMANCE.md")
+    with open(perf) as f:
+        doc = f.read()
+    if REPORT_BEGIN in doc:
+        doc = doc[:doc.index(REPORT_BEGIN)] + text + doc[doc.index(REPORT_END) + len(REPORT_END) + 1:]
+    else:
+        doc = doc.rstrip("\n") + "\n\n" + text
+    with open(perf, "w") as f:
+        f.write(doc)
+    print(f"bench --report: wrote the generated section of {os.path.relpath(perf)} and docs/charts/messagedigests-{tag}.svg")
+    return 0
+
+
+def glob_latest(directory, pattern):
+    import glob
+    return sorted(glob.glob(os.path.join(directory, pattern)))
+
+
 def main(argv):
     args = parse_args(argv)
+    if args.report:
+        return report(args, argv)
     if args.file is not None:
         return file_mode(args)
     if args.mca:
@@ -475,12 +584,8 @@ def main(argv):
     summary = {c.name: {k: jmh_stats.summarize([x for fork in raw[c.name][k] for x in fork]) for k in keys(args)}
                for c in configs}
     out = sys.stdout
-    if args.qemu_cpu:
-        print(f"\n# {EMULATION_NOTE} ({args.qemu_cpu})", file=out)
     for c in configs:
         jmh_table(c, summary, args, out)
-    if args.qemu_cpu:
-        print(f"\n# {EMULATION_NOTE} ({args.qemu_cpu})", file=out)
     comparison_table(configs, summary, args, out)
     os.makedirs(args.results, exist_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")

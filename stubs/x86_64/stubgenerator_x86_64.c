@@ -188,6 +188,22 @@ static size_t generate_gpr(x64_asm *as, const x64_sha3_config *cfg)
     return entry;
 }
 
+/* The vector stubs keep their arguments in registers: the multi-block entry goes on to the
+   next block while ofs <= limit (buf += block_size; ofs += block_size) and returns ofs, the
+   single-block entry returns 0. block_size is already zero-extended. */
+static void next_block_or_return(x64_asm *as, const x64_sha3_config *cfg, x64_label *block)
+{
+    if (cfg->multi_block) {
+        x64_alu_rr(as, X64_ADD, BUF, BLOCK_SIZE);
+        x64_alu_rr_32(as, X64_ADD, OFS, BLOCK_SIZE);
+        x64_alu_rr_32(as, X64_CMP, OFS, LIMIT);
+        x64_jcc(as, X64_LE, block);
+        x64_mov_rr_32(as, X64_RAX, OFS);
+    } else {
+        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+    }
+}
+
 /* ======================================================================================
  * AVX-512: HotSpot's JDK-8341527 row layout
  * ======================================================================================
@@ -335,15 +351,7 @@ static size_t generate_avx512(x64_asm *as, const x64_sha3_config *cfg)
     x64_alu_ri_32(as, X64_CMP, ROUNDS_LEFT, 0); /* the round's add of the constant pointer set the flags */
     x64_jcc(as, X64_NE, &rounds);
 
-    if (cfg->multi_block) {
-        x64_alu_rr(as, X64_ADD, BUF, BLOCK_SIZE);
-        x64_alu_rr_32(as, X64_ADD, OFS, BLOCK_SIZE);
-        x64_alu_rr_32(as, X64_CMP, OFS, LIMIT);
-        x64_jcc(as, X64_LE, &block);
-        x64_mov_rr_32(as, X64_RAX, OFS);
-    } else {
-        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
-    }
+    next_block_or_return(as, cfg, &block);
     for (int r = 0; r < 5; r++)
         x64_evmovdqu64_store(as, X64_L512, x64_at(STATE, 40 * r), X64_K5, X64_XMM0 + r);
     x64_vzeroupper(as);
@@ -468,15 +476,7 @@ static size_t generate_avx512_lanes(x64_asm *as, const x64_sha3_config *cfg)
     x64_alu_ri_32(as, X64_SUB, LANES_LEFT, 1);
     x64_jcc(as, X64_NE, &rounds);
 
-    if (cfg->multi_block) {
-        x64_alu_rr(as, X64_ADD, BUF, BLOCK_SIZE);
-        x64_alu_rr_32(as, X64_ADD, OFS, BLOCK_SIZE);
-        x64_alu_rr_32(as, X64_CMP, OFS, LIMIT);
-        x64_jcc(as, X64_LE, &block);
-        x64_mov_rr_32(as, X64_RAX, OFS);
-    } else {
-        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
-    }
+    next_block_or_return(as, cfg, &block);
     for (int i = 0; i < 25; i++)
         x64_evmovdqu64_store(as, X64_L128, x64_at(STATE, 8 * i), X64_K1, LANE(i));
     x64_vzeroupper(as);
@@ -634,15 +634,7 @@ static size_t generate_avx2(x64_asm *as, const x64_sha3_config *cfg)
         x64_vmovq_store(as, x64_at(STATE, 40 * y + 32), AVX2_H(y));
     }
 
-    if (cfg->multi_block) {
-        x64_alu_rr(as, X64_ADD, BUF, BLOCK_SIZE);
-        x64_alu_rr_32(as, X64_ADD, OFS, BLOCK_SIZE);
-        x64_alu_rr_32(as, X64_CMP, OFS, LIMIT);
-        x64_jcc(as, X64_LE, &block);
-        x64_mov_rr_32(as, X64_RAX, OFS);
-    } else {
-        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
-    }
+    next_block_or_return(as, cfg, &block);
     x64_vzeroupper(as);
     x64m_leave(as);
     x64_ret(as);
