@@ -18,7 +18,9 @@ Configurations (each a named set of VM options, declared once):
   --config NAME='-XX:...'   the user's, on minivm
 
 --mca prints instead the per-CPU static model (bench/mca.py); --file MIB times the
-whole VM on a large file (examples/digest.mva) beside openssl dgst.
+whole VM on a large file (examples/digest.mva) beside openssl dgst; --qemu-cpu MODEL
+--count counts retired guest instructions from QEMU's execution log; --goals runs
+bench/sha3_compare (the interpreter's goals); --report all of it into docs/PERFORMANCE.md.
 """
 
 import argparse
@@ -86,6 +88,12 @@ def parse_args(argv):
                    help="instead: examples/digest.mva SHA3-256 of a MIB-MiB file, the whole VM per configuration, "
                         "beside openssl dgst (interleaved rounds, median wall time)")
     p.add_argument("--rounds", type=int, default=5, help="--file's rounds (default 5)")
+    p.add_argument("--count", action="store_true",
+                   help="with --qemu-cpu, instead: retired guest instructions of one SHA3-256 digest of 16 KiB "
+                        "per configuration, from QEMU's execution log (deterministic)")
+    p.add_argument("--goals", action="store_true",
+                   help="instead (first argument): the interpreter's goals, bench/sha3_compare with the rest "
+                        "of the arguments (sh scripts/bench --goals --help)")
     p.add_argument("--report", action="store_true",
                    help="instead: run everything below and rewrite docs/PERFORMANCE.md's generated section "
                         "(the matrix, the whole-VM run, llvm-mca, the QEMU matrices), charts in docs/charts/")
@@ -397,6 +405,78 @@ def machine_info(args):
             "cores": os.cpu_count()}
 
 
+def count_log(lines):
+    """Guest instructions in a QEMU -d in_asm,exec,nochain log: each "IN:" block lists a translated
+    block's instructions ("0x<pc>:  <insn>", up to a blank line), each "Trace N: <host> [<flags>/<pc>/...]"
+    line is one execution of the block at <pc>; a block translated again replaces its length."""
+    blocks, count, start, length = {}, 0, None, 0
+    for line in lines:
+        if line.startswith("Trace "):
+            pc = int(line[line.index("[") + 1:].split("/")[1], 16)
+            count += blocks.get(pc, 0)
+        elif line.startswith("IN:"):
+            start, length = None, 0
+        elif line.startswith("0x"):
+            if start is None:
+                start = int(line.split(":", 1)[0], 16)
+            length += 1
+        elif not line.strip() and start is not None:
+            blocks[start], start = length, None
+    return count
+
+
+def guest_instructions(argv):
+    """Retired guest instructions of one QEMU user-mode run: QEMU logs each translated block
+    (-d in_asm: its instructions) and, with chaining off, every execution of one (-d
+    exec,nochain: its guest pc); the sum over executions of the block's length."""
+    proc = subprocess.Popen(argv[:1] + ["-d", "in_asm,exec,nochain"] + argv[1:], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, errors="replace")
+    count = count_log(proc.stderr)
+    out = proc.stdout.read()
+    if proc.wait() != 0:
+        sys.exit(f"bench --count: {' '.join(argv)} failed")
+    return count, out
+
+
+def count_mode(args):
+    """Guest instructions per SHA3-256 digest of 16 KiB under QEMU, per minivm configuration:
+    a run on 16 KiB less a run on an empty file (start-up, loading and the empty digest)."""
+    import hashlib
+    import tempfile
+
+    if not args.qemu_cpu:
+        sys.exit("bench: --count needs --qemu-cpu MODEL (QEMU's execution log is what is counted)")
+    configs, skipped = discover(args)
+    for name, why in skipped:
+        print(f"bench: skipped {name}: {why}")
+    digest = os.path.join(ROOT, "examples", "digest.mva")
+    size = 16384
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        full, empty = os.path.join(tmp, "full"), os.path.join(tmp, "empty")
+        data = os.urandom(size)
+        with open(full, "wb") as f:
+            f.write(data)
+        open(empty, "wb").close()
+        want = hashlib.sha3_256(data).hexdigest()
+        for c in [c for c in configs if c.kind == "minivm"]:
+            base = c.command[:-1] + [digest, "SHA3-256"]
+            n_full, out = guest_instructions(base + [full])
+            if not out.startswith(want):
+                sys.exit(f"bench --count: {c.name}: wrong digest")
+            n_empty, _ = guest_instructions(base + [empty])
+            rows.append((c.name, n_full - n_empty, n_empty))
+    print(f"Retired guest instructions of one SHA3-256 digest of {size} bytes (examples/digest.mva; a run on "
+          f"{size} bytes less a run on an empty file), qemu-aarch64 -cpu {args.qemu_cpu} -d in_asm,exec,nochain; "
+          f"deterministic, unlike the times")
+    print(f"{'config':<14} {'instructions':>14} {'per byte':>9} {'vs interpreted':>15} {'start-up':>12}")
+    interp = next((n for name, n, _ in rows if name == "interpreted"), None)
+    for name, n, startup in rows:
+        ratio = f"{interp / n:.2f}x" if interp and n > 0 else "-"
+        print(f"{name:<14} {n:>14,} {n / size:>9.1f} {ratio:>15} {startup:>12,}")
+    return 0
+
+
 def file_mode(args):
     """The whole VM on a large file: examples/digest.mva SHA3-256 under every minivm configuration,
     and `openssl dgst -sha3-256` (native only), in interleaved rounds; the median wall time."""
@@ -485,6 +565,9 @@ def report(args, argv):
     if shutil.which("qemu-x86_64") and platform.machine() == "x86_64":
         env = dict(os.environ, MATRIX_ARCH="x86_64")
         qemu += "\n" + step("the x86-64 QEMU matrix", ["sh", "cross/sha3_matrix.sh", "build"], env=env)
+    counts = ""
+    if shutil.which("qemu-aarch64") and os.path.exists(os.path.join(ROOT, "build-aarch64", "minivm")):
+        counts = step("guest instructions under QEMU max", me + ["--qemu-cpu", "max", "--count"])
     comp = matrix[matrix.index("Comparison against"):matrix.index("\nJSON:")].strip()
     tables = matrix[matrix.index("\n# "):matrix.index("Comparison against")].strip()
     text = f"""{REPORT_BEGIN}
@@ -522,6 +605,12 @@ machine is shared, so compare ratios within a table, not across runs.
 {mca_out[:mca_out.rfind('JSON:')].strip() if 'JSON:' in mca_out else mca_out.strip()}
 ```
 
+### Guest instructions under QEMU (`sh scripts/bench --qemu-cpu max --count`)
+
+```
+{counts.strip() or '(qemu-user or the cross build build-aarch64 missing)'}
+```
+
 ### Which stub runs under QEMU, and are the digests right (`cross/sha3_matrix.sh`)
 
 ```
@@ -548,9 +637,18 @@ def glob_latest(directory, pattern):
 
 
 def main(argv):
+    if argv[:1] == ["--goals"]:
+        # the interpreter's goals: bench/sha3_compare (C configurations timed in-process, minivm and
+        # java -Xint as children, interleaved rounds, medians of per-round ratios; docs/PERFORMANCE.md)
+        tool = os.path.join(ROOT, "build", "bench", "sha3_compare")
+        if not os.path.exists(tool):
+            sys.exit(f"bench --goals: {tool} is not built (meson compile -C build)")
+        return subprocess.call([tool] + argv[1:])
     args = parse_args(argv)
     if args.report:
         return report(args, argv)
+    if args.count:
+        return count_mode(args)
     if args.file is not None:
         return file_mode(args)
     if args.mca:

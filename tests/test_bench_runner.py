@@ -77,6 +77,25 @@ class Statistics(unittest.TestCase):
         self.assertFalse(jmh_stats.overlap(jmh_stats.summarize([1.0, 2.0]), a), "NaN error: no interval")
 
 
+class GuestInstructionCount(unittest.TestCase):
+    """The QEMU log counter on a log in QEMU 7.2's format (-d in_asm,exec,nochain)."""
+
+    def test_count(self):
+        import runner
+        log = [
+            "IN: \n", "0x0000005500000f10:  d503201f  nop      \n", "0x0000005500000f14:  d280001d  movz x29, #0\n",
+            "0x0000005500000f18:  14000002  b #0x8\n", "\n",
+            "Trace 0: 0x7f3a70000100 [0000000001009331/0000005500000f10/00000001/00000200] \n",
+            "IN: \n", "0x0000005500000f20:  d65f03c0  ret\n", "\n",
+            "Trace 0: 0x7f3a70000240 [0000000001009331/0000005500000f20/00000001/00000200] \n",
+            "Trace 0: 0x7f3a70000100 [0000000001009331/0000005500000f10/00000001/00000200] \n",
+            "Trace 0: 0x7f3a70000300 [0000000001009331/0000005500009999/00000001/00000200] \n",  # never translated
+            "IN: \n", "0x0000005500000f20:  d503201f  nop\n", "0x0000005500000f24:  d65f03c0  ret\n", "\n",
+            "Trace 0: 0x7f3a70000400 [0000000001009331/0000005500000f20/00000001/00000200] \n",
+        ]
+        self.assertEqual(runner.count_log(log), 3 + 1 + 3 + 0 + 2)
+
+
 class QuickRun(unittest.TestCase):
     """sh scripts/bench --quick's runner, on a reduced matrix, into a temporary results/."""
 
