@@ -61,6 +61,8 @@
       "prints attempted and successful inlining of intrinsics")                                           \
     F(bool, PrintStubCode, false, DIAGNOSTIC, NONE, NO_RANGE,                                             \
       "Print generated stub code")                                                                        \
+    F(bool, PrintSHA3Selection, false, DIAGNOSTIC, NONE, NO_RANGE,                                        \
+      "minivm: with SHA3IntrinsicPolicy=measure, print each candidate SHA-3 stub's time and the choice")  \
     F(bool, PrintStubVariants, false, DIAGNOSTIC, NONE, NO_RANGE,                                         \
       "minivm: print every stub variant, whether this host's CPU runs it (else the feature it lacks) "    \
       "and the VM options that select it")                                                                \
@@ -102,7 +104,8 @@
     F(ccstr, SHA3IntrinsicPolicy, PD("JDK-8359256", "minivm"), DIAGNOSTIC, NONE, NO_RANGE,                \
       "minivm: the rules the ergonomics follow for the SHA-3 intrinsic defaults. AArch64: JDK-8359256 "   \
       "(the newest) or JDK26 (before it); x86-64: minivm (its measured table), JDK24 (AVX-512F+BW) or "   \
-      "JDK-8384353 (the newest: AVX-512F+BW+VL, or AVX2 on Intel E-core Xeons)")
+      "JDK-8384353 (the newest: AVX-512F+BW+VL, or AVX2 on Intel E-core Xeons); both: measure (the "      \
+      "default policy, then the VM times every variant the CPU runs and selects the fastest)")
 
 #define MVM_FLAGS_X86_64(F)                                                                               \
     F(intx, UseAVX, 3, PRODUCT, NONE, RANGE(0, 99),                                                       \

@@ -7,7 +7,10 @@
  */
 #include "ergonomics_hook.h"
 
+#include <string.h>
+
 #include "cpu.h"
+#include "sha3_select.h"
 #include "stub_arch.h"
 #include "stubroutines.h"
 
@@ -84,6 +87,11 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
     const cpu_info *host = NULL;
     if (!stub_cpu.what_if)
         host = cpu->origin == CPU_DETECTED ? cpu : cpu_detect_host(&host_cpu) ? &host_cpu : NULL;
+    /* -XX:SHA3IntrinsicPolicy=measure: the static policy has chosen; time what the host runs */
+    const char *policy = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
+    if (host && FLAG(UseCompiler) && FLAG(UseSHA3Intrinsics) && strcmp(policy, "measure") == 0)
+        sha3_select_measure(arch, host, arch->choose(STUB_FAMILY_SHA3, host).variant,
+                            FLAG(PrintSHA3Selection) ? stdout : NULL);
     if (FLAG(PrintStubVariants)) {
         /* what the host runs, whatever CPU the flags follow */
         const stub_arch_ops *host_arch = stub_arch_ops_for(cpu_host_arch());

@@ -283,6 +283,80 @@ static void printed_variants_select_themselves(void **state)
         fail_msg("PrintStubVariants listed %d SHA-3 variants", variants);
 }
 
+/* The line of flag name in a PrintFlagsFinal listing ends with this origin? */
+static bool origin_is(const char *out, const char *name, const char *origin)
+{
+    char key[96];
+    snprintf(key, sizeof key, " %s ", name);
+    const char *at = strstr(out, key);
+    if (!at)
+        return false;
+    size_t len = strcspn(at, "\n");
+    size_t olen = strlen(origin);
+    return len >= olen && strncmp(at + len - olen, origin, olen) == 0;
+}
+
+/*
+ * -XX:SHA3IntrinsicPolicy=measure on this host: the table lists only variants
+ * the host runs (so nothing it lacks was executed), exactly one is chosen, it
+ * is the stub PrintIntrinsics names, the digest is right, and the flags that
+ * name it are {ergonomic}; a user's -UseSIMDForSHA3Intrinsic leaves only GPR
+ * candidates and keeps its {command line}.
+ */
+static void measured_selection(void **state)
+{
+    (void)state;
+    if (host_arch() == CPU_ARCH_UNKNOWN)
+        skip();
+    char in[1001];
+    memset(in, 'a', 1000);
+    in[1000] = '\0';
+    for (int user = 0; user < 2; user++) {
+        const char *argv[12] = {"-XX:SHA3IntrinsicPolicy=measure", "-XX:+UseSHA3Intrinsics", "-XX:+PrintSHA3Selection",
+                                "-XX:+PrintFlagsFinal", "-XX:+PrintIntrinsics"};
+        int n = 5;
+        if (user)
+            argv[n++] = "-XX:-UseSIMDForSHA3Intrinsic";
+        argv[n++] = tu_source_path("examples/digest.mva");
+        argv[n++] = "SHA3-256";
+        tu_result r = tu_run(argv, in, 120);
+        if (r.status != 0 || !strstr(r.out, DIGEST_A1000))
+            fail_msg("measure: status %d\n%s\n%s", r.status, r.err, r.out);
+        const char *table = strstr(r.out, "SHA-3 stub selection (SHA3IntrinsicPolicy=measure)");
+        if (!table)
+            fail_msg("measure: no selection table\n%s", r.out);
+        int listed = 0, chosen = 0;
+        char winner[32] = "";
+        for (const char *l = strchr(table, '\n'); l && strncmp(l + 1, "  ", 2) == 0; l = strchr(l + 1, '\n')) {
+            char name[32], ns[32];
+            if (sscanf(l + 1, " %31s %31s", name, ns) != 2 || strcmp(name, "selection") == 0)
+                continue;
+            listed++;
+            if (!host_runs_variant(name))
+                fail_msg("measure timed %s, which this host cannot run", name);
+            if (user && strncmp(name, "gpr", 3) != 0)
+                fail_msg("measure timed %s although the user said -UseSIMDForSHA3Intrinsic", name);
+            const char *eol = strchr(l + 1, '\n');
+            const char *c = strstr(l + 1, "chosen");
+            if (c && (!eol || c < eol)) {
+                chosen++;
+                snprintf(winner, sizeof winner, "%s", name);
+            }
+        }
+        if (listed < 1 || chosen != 1)
+            fail_msg("measure: %d variants listed, %d chosen\n%s", listed, chosen, table);
+        char v[32];
+        const char *mb = stub_variant(r.out, STUB_MB_LINE, v, sizeof v);
+        if (!mb || strcmp(mb, winner) != 0)
+            fail_msg("measure chose %s, PrintIntrinsics says %s", winner, mb ? mb : "none");
+        const char *want = user ? "{command line}" : "{ergonomic}";
+        if (!origin_is(r.out, "UseSIMDForSHA3Intrinsic", want))
+            fail_msg("measure: UseSIMDForSHA3Intrinsic is not %s", want);
+        tu_expect_text("stderr", r.err, TU_LACKS, "SIGILL");
+        tu_result_free(&r);
+    }
+}
+
 static void every_catalog_cpu(void **state)
 {
     (void)state;
@@ -357,6 +431,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults_study_prints_no_fallback_warning),
         cmocka_unit_test(printed_variants_select_themselves),
+        cmocka_unit_test(measured_selection),
         cmocka_unit_test(every_catalog_cpu),
         cmocka_unit_test(every_cpuinfo_text),
         cmocka_unit_test(cpuinfo_claiming_sha3),

@@ -247,7 +247,7 @@ static const flag_case cases[] = {
      EXACT, VERSION},
     {"sha3_policy_unknown", NULL, NULL, {UNLOCK, ON_AARCH64, "-XX:SHA3IntrinsicPolicy=fastest", "-version"}, 1, EXACT,
      "", EXACT,
-     "Unsupported SHA-3 intrinsic policy 'fastest', available policies are: JDK-8359256, JDK26\n" FATAL_TAIL},
+     "Unsupported SHA-3 intrinsic policy 'fastest', available policies are: JDK-8359256, JDK26, measure\n" FATAL_TAIL},
     /* minivm's SHA3AVX512Design (x86-64): lanes by default, rows under JDK24's policy, checked like the policy */
     {"avx512_design_default_lanes", NULL, NULL, {UNLOCK, ON_X86_64, FINAL, "-version"}, 0, CONTAINS,
      "    ccstr SHA3AVX512Design                         = lanes                             {ARCH diagnostic} "

@@ -115,7 +115,7 @@ const stub_arch_ops a64_stub_ops = {
     .flag_arch = FLAG_ARCH_AARCH64,
     .code = {.llvm_target = "AArch64", .llvm_triple = "aarch64-linux-gnu", .llvm_features = "+sha3", .insn_size = 4},
     .ergonomics = a64_sha_ergonomics,
-    .sha3_policies = "JDK-8359256, JDK26",
+    .sha3_policies = "JDK-8359256, JDK26, measure",
     .choose = choose,
     .generate = generate,
     .variants = variants,

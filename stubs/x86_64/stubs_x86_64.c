@@ -177,7 +177,7 @@ const stub_arch_ops x64_stub_ops = {
     .flag_arch = FLAG_ARCH_X86_64,
     .code = {.llvm_target = "X86", .llvm_triple = "x86_64-linux-gnu", .llvm_features = "", .insn_size = 0},
     .ergonomics = x64_sha_ergonomics,
-    .sha3_policies = "minivm, JDK24, JDK-8384353",
+    .sha3_policies = "minivm, JDK24, JDK-8384353, measure",
     .choose = choose,
     .generate = generate,
     .variants = variants,

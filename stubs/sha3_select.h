@@ -1,0 +1,65 @@
+/*
+ * stubs/sha3_select.h — -XX:SHA3IntrinsicPolicy=measure: the VM times every
+ * SHA-3 stub variant this CPU runs at start-up and selects the fastest
+ * (docs/flags.md, "measure").
+ *
+ * After the architecture's static policy has run (JDK-8359256 on AArch64,
+ * minivm's table on x86-64) and only when UseSHA3Intrinsics ended true:
+ *   1. the candidates: every variant of the host's architecture
+ *      (stub_arch_ops.variants) whose features the host has and whose
+ *      selecting options agree with every flag the user set;
+ *   2. each is generated into a scratch code cache and timed on the same
+ *      work, SHA3_SELECT_BLOCKS 136-byte blocks through the multi-block
+ *      entry, SHA3_SELECT_TRIALS trials interleaved (A B C, A B C, ...);
+ *      the score is the median ns per permutation;
+ *   3. the fastest wins, unless the static choice is within
+ *      SHA3_SELECT_NOISE of it: then the static choice stays;
+ *   4. the winner's options are applied with origin {ergonomic}, except
+ *      those the user set.
+ * -XX:+PrintSHA3Selection prints the trials and the decision.
+ */
+#ifndef MINIVM_SHA3_SELECT_H
+#define MINIVM_SHA3_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cpu.h"
+#include "stub_arch.h"
+
+enum { SHA3_SELECT_BLOCKS = 8, SHA3_SELECT_TRIALS = 7, SHA3_SELECT_MAX = 8 };
+#define SHA3_SELECT_NOISE 0.05 /* a 5 % lead or less is noise: the static choice stays */
+
+/* One candidate's measurement. */
+typedef struct sha3_trial {
+    const stub_variant *variant;
+    bool generated;                     /* false: the generator failed; never a winner */
+    double ns[SHA3_SELECT_TRIALS];      /* ns per permutation, per trial */
+    double median;                      /* of ns; 0 when not generated */
+} sha3_trial;
+
+/*
+ * The decision on fixed timings (no clock involved): the index of the
+ * fastest generated candidate by median, or of static_index when that one
+ * is within noise of the fastest (static_index -1: no static choice among
+ * the candidates). -1 when no candidate was generated.
+ */
+int sha3_select_decide(const sha3_trial *t, int n, int static_index, double noise);
+
+/*
+ * Do the options of a variant ("-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=2")
+ * agree with every flag set on the command line? A variant whose options
+ * would override a user's flag is never a candidate.
+ */
+bool sha3_select_respects_user(const char *options);
+
+/*
+ * Steps 1-4 for the host's architecture. static_variant: the variant the
+ * static policy chose (arch->choose). out: where PrintSHA3Selection's table
+ * goes, or NULL. Returns the variant selected (NULL: nothing measured).
+ */
+const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_info *host, const char *static_variant,
+                                        FILE *out);
+
+#endif
