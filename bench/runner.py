@@ -88,6 +88,9 @@ def parse_args(argv):
                    help="instead: examples/digest.mva SHA3-256 of a MIB-MiB file, the whole VM per configuration, "
                         "beside openssl dgst (interleaved rounds, median wall time)")
     p.add_argument("--rounds", type=int, default=5, help="--file's rounds (default 5)")
+    p.add_argument("--select", type=int, default=None, metavar="N",
+                   help="instead: SHA3IntrinsicPolicy=measure in N fresh processes against the matrix's 16 KiB "
+                        "winner, its start-up cost, and what each static policy picks")
     p.add_argument("--count", action="store_true",
                    help="with --qemu-cpu, instead: retired guest instructions of one SHA3-256 digest of 16 KiB "
                         "per configuration, from QEMU's execution log (deterministic)")
@@ -405,6 +408,76 @@ def machine_info(args):
             "cores": os.cpu_count()}
 
 
+SELECTION_ROW = re.compile(r"^\s+(\S+)\s+([0-9.]+) ns\s+(?:\+-\s*[0-9.]+ %\s*)?(.*)$")
+
+
+def select_mode(args):
+    """How good is -XX:SHA3IntrinsicPolicy=measure here: its choice in N fresh processes beside the
+    winner of the runner's 16 KiB comparison (SHA3-256 digest, every variant), the start-up it
+    costs (-version with and without it, interleaved), and the static policies' choices."""
+    import statistics
+
+    configs, skipped = discover(args)
+    minivm = wrapper(args) + [os.path.join(args.build, "minivm")]
+    variants = [c for c in configs if c.kind == "minivm" and c.name != "interpreted"]
+    measure = minivm + ["-XX:SHA3IntrinsicPolicy=measure", "-XX:+UseSHA3Intrinsics", "-XX:+PrintSHA3Selection"]
+    choices, costs = [], []
+    for _ in range(args.select):
+        out = subprocess.run(measure + ["-version"], capture_output=True, text=True).stdout
+        rows = [SELECTION_ROW.match(l) for l in out.splitlines()]
+        won = [m.group(1) for m in rows if m and m.group(3).startswith("chosen")]
+        choices.append(won[0] if won else "-")
+        m = re.search(r"selection took (\d+) us", out)
+        costs.append(int(m.group(1)) if m else math.nan)
+    # the start-up cost from outside: -version with and without measure, interleaved
+    plain, measured = [], []
+    for _ in range(max(args.select, 10)):
+        for argv, into in ((minivm + ["-XX:+UseSHA3Intrinsics", "-version"], plain), (measure + ["-version"], measured)):
+            t0 = time.monotonic()
+            subprocess.run(argv, capture_output=True)
+            into.append((time.monotonic() - t0) * 1000)
+    # the matrix's winner at 16 KiB
+    args.benchmarks, args.params = ["digest"], {"digesterName": ["SHA3-256"], "length": ["16384"]}
+    progress = Progress(0, False)
+    scores = {}
+    for fork in range(1, args.f + 1):
+        for i, c in enumerate(variants, 1):
+            res = run_config(c, fork, args, progress, i, len(variants))
+            scores.setdefault(c.name, []).extend(res[("digest", "SHA3-256", "16384")])
+    mean = {n: statistics.fmean(v) for n, v in scores.items()}
+    ranked = sorted(mean, key=mean.get, reverse=True)
+    winner, lead = ranked[0], mean[ranked[0]] / mean[ranked[1]] - 1 if len(ranked) > 1 else math.inf
+    agree = sum(1 for c in choices if c == winner)
+    print(f"SHA3IntrinsicPolicy=measure on {machine_info(args)['cpu']}: {args.select} fresh processes")
+    counts = {c: choices.count(c) for c in sorted(set(choices))}
+    print("  chosen: " + ", ".join(f"{c} {n}x" for c, n in counts.items()))
+    print(f"  selection cost (its own clock): median {statistics.median(costs):.0f} us, max {max(costs):.0f} us")
+    print(f"  -version: {statistics.median(plain):.1f} ms without, {statistics.median(measured):.1f} ms with "
+          f"(medians of {len(plain)} interleaved runs)")
+    print(f"The runner's SHA3-256 digest at 16 KiB (-wi {args.wi} -i {args.i} -w {args.w} -r {args.r} -f {args.f}), ops/ms:")
+    for n in ranked:
+        print(f"  {n:<14} {mean[n]:9.3f}")
+    verdict = ("PASS" if agree >= math.ceil(0.9 * args.select) else "MISS") if lead > 0.10 else "no goal (lead <= 10 %)"
+    print(f"winner {winner}, {lead * 100:.0f} % ahead of {ranked[1] if len(ranked) > 1 else '-'}; measure agreed "
+          f"in {agree} of {args.select} runs: {verdict} (goal: 18 of 20 when the lead is over 10 %)")
+    # the static policies of this architecture
+    print("Static policies here (the stub each links for -XX:+UseSHA3Intrinsics):")
+    listing = subprocess.run(minivm + ["-XX:SHA3IntrinsicPolicy=nosuch", "-version"], capture_output=True,
+                             text=True).stderr
+    m = re.search(r"available policies are: (.*)", listing)
+    digest = os.path.join(ROOT, "examples", "digest.mva")
+    for policy in (m.group(1).split(", ") if m else []):
+        r = subprocess.run(minivm + [f"-XX:SHA3IntrinsicPolicy={policy}", "-XX:+UseSHA3Intrinsics",
+                                     "-XX:+PrintIntrinsics", digest, "SHA3-256", "/dev/null"],
+                           capture_output=True, text=True)
+        st = re.search(r"stub sha3_implCompressMB \(([^)]+)\)", r.stdout)
+        picked = st.group(1) if st else "interpreted"
+        mark = "the winner" if picked == winner else f"{(mean.get(picked, 0) / mean[winner] - 1) * 100:+.0f} %" \
+            if picked in mean else ""
+        print(f"  {policy:<14} {picked:<14} {mark}")
+    return 0
+
+
 def count_log(lines):
     """Guest instructions in a QEMU -d in_asm,exec,nochain log: each "IN:" block lists a translated
     block's instructions ("0x<pc>:  <insn>", up to a blank line), each "Trace N: <host> [<flags>/<pc>/...]"
@@ -647,6 +720,8 @@ def main(argv):
     args = parse_args(argv)
     if args.report:
         return report(args, argv)
+    if args.select is not None:
+        return select_mode(args)
     if args.count:
         return count_mode(args)
     if args.file is not None:

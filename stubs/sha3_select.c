@@ -24,8 +24,12 @@ int sha3_select_decide(const sha3_trial *t, int n, int static_index, double nois
             best = i;
     if (best < 0 || static_index < 0 || static_index >= n || !t[static_index].generated)
         return best;
-    /* the static policy's choice stays unless the fastest leads it by more than the noise */
-    return t[static_index].median <= t[best].median * (1.0 + noise) ? static_index : best;
+    /* the static policy's choice stays unless the fastest leads it by more than the noise:
+       the given floor, or the trials' own spread when the machine was noisier */
+    double limit = noise;
+    limit = t[static_index].spread > limit ? t[static_index].spread : limit;
+    limit = t[best].spread > limit ? t[best].spread : limit;
+    return t[static_index].median <= t[best].median * (1.0 + limit) ? static_index : best;
 }
 
 /* A user's flag: set on the command line, in MINIVM_TOOL_OPTIONS or a settings file. */
@@ -156,6 +160,7 @@ static int measure(const stub_arch_ops *arch, sha3_trial *t, int n)
         memcpy(s, t[i].ns, sizeof s);
         qsort(s, SHA3_SELECT_TRIALS, sizeof s[0], by_double);
         t[i].median = s[SHA3_SELECT_TRIALS / 2];
+        t[i].spread = (s[SHA3_SELECT_TRIALS - 2] - s[1]) / t[i].median;
         generated++;
     }
     codecache_release(&cc);
@@ -187,12 +192,13 @@ const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_inf
                      "median ns per permutation%s\n", SHA3_SELECT_TRIALS, SHA3_SELECT_BLOCKS, SELECT_BLOCK, qemu);
         for (int i = 0; i < n; i++) {
             const char *why = i == chosen ? (i == static_index && chosen != sha3_select_decide(t, n, -1, 0)
-                                                 ? "chosen (the static choice, within 5 % of the fastest)"
+                                                 ? "chosen (the static choice, within the noise of the fastest)"
                                                  : "chosen")
                               : i == static_index ? "the static policy's choice"
                                                   : "";
             if (t[i].generated)
-                fprintf(out, "  %-14s %9.1f ns  %s\n", t[i].variant->name, t[i].median, why);
+                fprintf(out, "  %-14s %9.1f ns  +-%4.1f %%  %s\n", t[i].variant->name, t[i].median,
+                        t[i].spread * 50.0, why);
             else
                 fprintf(out, "  %-14s %9s     not generated\n", t[i].variant->name, "-");
         }

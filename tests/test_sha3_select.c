@@ -53,6 +53,20 @@ static void noise_keeps_the_static_choice(void **state)
     assert_int_equal(sha3_select_decide(over, 2, 0, 0.05), 1);
 }
 
+static void the_trials_spread_widens_the_noise(void **state)
+{
+    (void)state;
+    sha3_trial t[] = {trial(110, true), trial(100, true)};
+    assert_int_equal(sha3_select_decide(t, 2, 0, 0.05), 1); /* a 10 % lead, quiet trials */
+    t[1].spread = 0.2;                                      /* the winner's trials spread by 20 % */
+    assert_int_equal(sha3_select_decide(t, 2, 0, 0.05), 0);
+    t[1].spread = 0.0;
+    t[0].spread = 0.12; /* the static choice's own trials: as good */
+    assert_int_equal(sha3_select_decide(t, 2, 0, 0.05), 0);
+    t[0].spread = 0.08;
+    assert_int_equal(sha3_select_decide(t, 2, 0, 0.05), 1);
+}
+
 static void failed_generation_never_wins(void **state)
 {
     (void)state;
@@ -114,6 +128,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fastest_wins),
         cmocka_unit_test(noise_keeps_the_static_choice),
+        cmocka_unit_test(the_trials_spread_widens_the_noise),
         cmocka_unit_test(failed_generation_never_wins),
         cmocka_unit_test(single_candidate),
         cmocka_unit_test(users_flags_limit_the_candidates),

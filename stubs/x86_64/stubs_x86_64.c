@@ -35,7 +35,8 @@ static const stub_variant variants[] = {
     {STUB_FAMILY_SHA3, "avx512", SHA3_ON "-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=3 -XX:SHA3AVX512Design=rows",
      FEATURE(AVX512F) | FEATURE(AVX512BW)},
     {STUB_FAMILY_SHA3, "avx2", SHA3_ON "-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=2", FEATURE(AVX) | FEATURE(AVX2)},
-    {STUB_FAMILY_SHA3, "gpr", SHA3_ON "-XX:-UseSIMDForSHA3Intrinsic", FEATURE(BMI1) | FEATURE(BMI2)},
+    {STUB_FAMILY_SHA3, "gpr", SHA3_ON "-XX:-UseSIMDForSHA3Intrinsic -XX:+UseBMI1Instructions -XX:+UseBMI2Instructions",
+     FEATURE(BMI1) | FEATURE(BMI2)},
     {STUB_FAMILY_SHA3, "gpr-nobmi",
      SHA3_ON "-XX:-UseSIMDForSHA3Intrinsic -XX:-UseBMI1Instructions -XX:-UseBMI2Instructions", 0},
 };
