@@ -91,6 +91,8 @@ def parse_args(argv):
     p.add_argument("--select", type=int, default=None, metavar="N",
                    help="instead: SHA3IntrinsicPolicy=measure in N fresh processes against the matrix's 16 KiB "
                         "winner, its start-up cost, and what each static policy picks")
+    p.add_argument("--policy-row", default=None, metavar="JSON",
+                   help="instead: the SHA-3 policy-table row a results JSON implies for the CPU it was measured on")
     p.add_argument("--count", action="store_true",
                    help="with --qemu-cpu, instead: retired guest instructions of one SHA3-256 digest of 16 KiB "
                         "per configuration, from QEMU's execution log (deterministic)")
@@ -343,6 +345,8 @@ def jmh_json(configs, raw, summary, args, machine):
                     "rawData": raw[c.name][k],
                 },
                 "secondaryMetrics": {},
+                # minivm's addition (JMH's viewers ignore it): the machine, for --policy-row
+                "minivmMachine": {"cpu": machine["cpu"], "date": machine["date"], **machine["ident"]},
             })
     return docs
 
@@ -399,16 +403,91 @@ def machine_info(args):
         pass
     if args.qemu_cpu:
         cpu = f"qemu-aarch64 -cpu {args.qemu_cpu} on {cpu}"
+    # the CPU as minivm's ergonomics see it (the same wrapper): its PrintCPUFeatures line, and
+    # the vendor (x86-64, /proc/cpuinfo's vendor_id) for the policy tables' rows
+    ident = {"features": "", "vendor": ""}
+    minivm = os.path.join(args.build, "minivm")
+    if os.path.exists(minivm):
+        out = subprocess.run(wrapper(args) + [minivm, "-XX:+PrintCPUFeatures", "-version"], capture_output=True,
+                             text=True).stdout
+        ident["features"] = next((l for l in out.splitlines() if l.startswith("CPU: ")), "")
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"^vendor_id\s*:\s*(\S+)", f.read(), re.M)
+        if m and not args.qemu_cpu:
+            ident["vendor"] = m.group(1)
+    except OSError:
+        pass
     jdk = ""
     java = shutil.which("java")
     if java and not args.no_java:
         v = subprocess.run([java, "-version"], capture_output=True, text=True).stderr.splitlines()
         jdk = v[0] if v else ""
     return {"cpu": cpu, "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), "jdk": jdk,
-            "cores": os.cpu_count()}
+            "cores": os.cpu_count(), "ident": ident}
 
 
 SELECTION_ROW = re.compile(r"^\s+(\S+)\s+([0-9.]+) ns\s+(?:\+-\s*[0-9.]+ %\s*)?(.*)$")
+
+
+VECTOR = ("simd", "avx2", "avx512", "avx512-lanes")
+BUILT_IN = ("interpreted", "C-ref", "OpenSSL", "java-C2", "java-Xint")
+
+
+def policy_row_mode(path):
+    """The policy-table row a results JSON implies for the CPU it was measured on: the fastest stub
+    variant at the largest length (SHA3-256 digest, else the first benchmark), its margin over the
+    best variant of the other kind (GPR against vector), and the row as the ergonomics' C table."""
+    with open(path) as f:
+        doc = json.load(f)
+    length = max(int(d["params"]["length"]) for d in doc)
+    pick = [d for d in doc if int(d["params"]["length"]) == length and d["params"]["digesterName"] == "SHA3-256"
+            and d["benchmark"].endswith(".digest")] or [d for d in doc if int(d["params"]["length"]) == length]
+    score = {d["params"]["config"]: d["primaryMetric"]["score"] for d in pick}
+    stubs = {n: v for n, v in score.items() if n not in BUILT_IN and isinstance(v, (int, float))}
+    if not stubs:
+        sys.exit(f"bench --policy-row: {path} has no stub variant's result")
+    machine = doc[0].get("minivmMachine", {})
+    best = max(stubs, key=stubs.get)
+    vector = best in VECTOR
+    other = {n: v for n, v in stubs.items() if (n in VECTOR) != vector}
+    runner_up = max(other, key=other.get) if other else None
+    margin = f"{(stubs[best] / other[runner_up] - 1) * 100:.0f} % ahead of {runner_up}" if runner_up else \
+        "the only kind measured"
+    interp = score.get("interpreted")
+    features = machine.get("features", "")
+    fam = re.search(r"family (\d+) model (\d+)", features)
+    a64 = re.search(r"CPU: total \d+ \(initial active \d+\) (0x[0-9a-f]+):0x[0-9a-f]+:(0x[0-9a-f]+):", features)
+    print(f"{path}: {machine.get('cpu', '?')}, measured {machine.get('date', '?')}; "
+          f"{pick[0]['benchmark'].rsplit('.', 1)[1]} {pick[0]['params']['digesterName']} at {length} bytes")
+    print(f"  fastest stub: {best} {stubs[best]:.3f} ops/ms, {margin}"
+          + (f"; {stubs[best] / interp:.1f}x the interpreter" if isinstance(interp, (int, float)) and interp else ""))
+    note = f"measured: {os.path.basename(path)} ({machine.get('cpu', '?')}, {machine.get('date', '?')}): {best} {margin}"
+    if "qemu" in machine.get("cpu", ""):
+        print(f"  note: {EMULATION_NOTE}: a row from these figures describes TCG, not the CPU model")
+    if fam:
+        avx = "3" if best.startswith("avx512") else "2" if best == "avx2" else "(the CPU's)"
+        design = {"avx512-lanes": "lanes", "avx512": "rows"}.get(best, "-")
+        print(f"  implies: {machine.get('vendor') or '?'} family {int(fam.group(1)):#x} (model {fam.group(2)}) -> "
+              f"UseSHA3Intrinsics=true, UseSIMDForSHA3Intrinsic={'true' if vector else 'false'}, UseAVX={avx}, "
+              f"SHA3AVX512Design={design}")
+        print("  the row for stubs/x86_64/ergonomics_x86_64.c (minivm_rows: vendor, family range, needs AVX-512, "
+              "SHA3, SIMD with lanes, SIMD with rows, source):")
+        # each AVX-512 design's own column: is it ahead of the best GPR variant here?
+        best_gpr = max((v for n, v in stubs.items() if n not in VECTOR), default=0.0)
+        lanes = stubs.get("avx512-lanes", 0.0) > best_gpr
+        rows = stubs.get("avx512", 0.0) > best_gpr
+        print(f'    {{"{machine.get("vendor") or "?"}", {int(fam.group(1)):#x}, {int(fam.group(1)):#x}, '
+              f'{"true" if best.startswith("avx512") else "false"}, true, {"true" if lanes else "false"}, '
+              f'{"true" if rows else "false"},\n     "{note}"}},')
+    elif a64:
+        print(f"  implies: implementer {a64.group(1)} (part {a64.group(2)}) -> UseSHA3Intrinsics=true, "
+              f"UseSIMDForSHA3Intrinsic={'true' if vector else 'false'}")
+        print("  the row for stubs/aarch64/ergonomics_aarch64.c (a policy's rows: implementer, SHA3, SIMD):")
+        print(f"    {{{a64.group(1)}, true, {'true' if vector else 'false'}}}, /* {note} */")
+    else:
+        print("  (the JSON does not say which CPU: no minivmMachine features line)")
+    return 0
 
 
 def select_mode(args):
@@ -720,6 +799,8 @@ def main(argv):
     args = parse_args(argv)
     if args.report:
         return report(args, argv)
+    if args.policy_row:
+        return policy_row_mode(args.policy_row)
     if args.select is not None:
         return select_mode(args)
     if args.count:

@@ -142,6 +142,15 @@ class QuickRun(unittest.TestCase):
             self.assertEqual(len(files), 1, ext)
             self.assertGreater(os.path.getsize(files[0]), 1000)
 
+    def test_policy_row(self):
+        files = glob.glob(os.path.join(self.dir.name, "*.json"))
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--policy-row", files[0]],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"fastest stub: \S+ [0-9.]+ ops/ms")
+        self.assertRegex(r.stdout, r"implies: .*UseSHA3Intrinsics=true, UseSIMDForSHA3Intrinsic=(true|false)")
+        self.assertRegex(r.stdout, r'(?m)^    \{.*(true|false)')  # the row, as the ergonomics table's C
+
     def test_tables_printed(self):
         out = self.result.stdout
         self.assertIn("Comparison against interpreted", out)
