@@ -62,7 +62,8 @@
     F(bool, PrintStubCode, false, DIAGNOSTIC, NONE, NO_RANGE,                                             \
       "Print generated stub code")                                                                        \
     F(bool, PrintSHA3Selection, false, DIAGNOSTIC, NONE, NO_RANGE,                                        \
-      "minivm: with SHA3IntrinsicPolicy=measure, print each candidate SHA-3 stub's time and the choice")  \
+      "minivm: with SHA3IntrinsicPolicy=measure, print each candidate SHA-3 stub's time and the choice " \
+      "(PrintFlagsFinal prints it too)")                                                                    \
     F(bool, PrintStubVariants, false, DIAGNOSTIC, NONE, NO_RANGE,                                         \
       "minivm: print every stub variant, whether this host's CPU runs it (else the feature it lacks) "    \
       "and the VM options that select it")                                                                \

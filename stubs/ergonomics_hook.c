@@ -90,8 +90,9 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
     /* -XX:SHA3IntrinsicPolicy=measure: the static policy has chosen; time what the host runs */
     const char *policy = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
     if (host && FLAG(UseCompiler) && FLAG(UseSHA3Intrinsics) && strcmp(policy, "measure") == 0)
+        /* the table also goes with PrintFlagsFinal: the {ergonomic} values it explains */
         sha3_select_measure(arch, host, arch->choose(STUB_FAMILY_SHA3, host).variant,
-                            FLAG(PrintSHA3Selection) ? stdout : NULL);
+                            FLAG(PrintSHA3Selection) || FLAG(PrintFlagsFinal) ? stdout : NULL);
     if (FLAG(PrintStubVariants)) {
         /* what the host runs, whatever CPU the flags follow */
         const stub_arch_ops *host_arch = stub_arch_ops_for(cpu_host_arch());

@@ -25,6 +25,7 @@ typedef struct sha3_policy_row {
     uint32_t implementer;
     bool use_sha3_intrinsics;
     bool use_simd;
+    const char *source;   /* HotSpot's rule, and what it rests on: measured (where) or inferred */
 } sha3_policy_row;
 
 typedef struct sha3_policy {
@@ -37,17 +38,21 @@ typedef struct sha3_policy {
    elsewhere the GPR stub is the SHA-3 intrinsic (when enabled). */
 static const sha3_policy_row rows_8359256[] = {
     /* implementer       UseSHA3Intrinsics  UseSIMDForSHA3Intrinsic */
-    {0x61 /* Apple */,   true,              true},
-    {ANY_IMPLEMENTER,    false,             false},
+    {0x61 /* Apple */,   true,              true,
+     "measured: the JDK-8359256 thread's MessageDigests on Apple M1 (SIMD +41 %, GPR +8 % over C2); "
+     "on M4 the same thread measured GPR +30 % over SIMD +21 %, so the row is inferred there"},
+    {ANY_IMPLEMENTER,    false,             false,
+     "measured: the JDK-8359256 thread on Neoverse V1/V2 (SIMD -39 %/-45 %, GPR +16 %/+13 % over C2); "
+     "inferred for every other implementer"},
 };
 
 /* JDK 26 before JDK-8359256: SHA-3 intrinsic on by default on Apple (and
    Qualcomm since JDK 26), always the SIMD stub unless told otherwise. */
 static const sha3_policy_row rows_jdk26[] = {
     /* implementer        UseSHA3Intrinsics  UseSIMDForSHA3Intrinsic */
-    {0x61 /* Apple */,    true,              true},
-    {0x51 /* Qualcomm */, true,              true},
-    {ANY_IMPLEMENTER,     false,             true},
+    {0x61 /* Apple */,    true,              true,  "HotSpot JDK 26's rule (vm_version_aarch64.cpp), as shipped"},
+    {0x51 /* Qualcomm */, true,              true,  "HotSpot JDK 26's rule (vm_version_aarch64.cpp), as shipped"},
+    {ANY_IMPLEMENTER,     false,             true,  "HotSpot JDK 26's rule (vm_version_aarch64.cpp), as shipped"},
 };
 
 static const sha3_policy policies[] = {
