@@ -225,6 +225,14 @@ const char *cpu_feature_name(cpu_arch arch, int feature)
     return d->hotspot_name ? d->hotspot_name : d->cpuinfo_name;
 }
 
+const char *cpu_first_feature_name(cpu_arch arch, uint64_t bits)
+{
+    for (int f = 0; f < 64; f++)
+        if (bits >> f & 1)
+            return cpu_feature_name(arch, f);
+    return NULL;
+}
+
 static int lookup_n(const cpu_arch_ops *ops, const char *name, size_t len)
 {
     for (int f = 0; f < ops->feature_count; f++) {

@@ -144,6 +144,9 @@ int cpu_feature_count(cpu_arch arch);
 /* HotSpot's name of a feature ("sha256"), or the kernel's where HotSpot has none ("cpuid"). */
 const char *cpu_feature_name(cpu_arch arch, int feature);
 
+/* The name of the lowest feature set in bits (a mask of feature indices), NULL when none is. */
+const char *cpu_first_feature_name(cpu_arch arch, uint64_t bits);
+
 /* A feature by HotSpot's or /proc/cpuinfo's name ("sha2" and "sha256"); -1 when unknown. */
 int cpu_feature_lookup(cpu_arch arch, const char *name);
 

@@ -125,13 +125,8 @@ static int measure(const stub_arch_ops *arch, sha3_trial *t, int n)
     if (!codecache_init(&cc, SELECT_CACHE, err, sizeof err))
         return 0;
     const stub_mark *marks[SHA3_SELECT_MAX] = {NULL};
-    for (int i = 0; i < n; i++) {
-        size_t room, entry = 0, size = 0;
-        uint8_t *code = codecache_begin_stub(&cc, &room);
-        if (code && arch->generate(STUB_ID_sha3_implCompressMB, t[i].variant->name, code, room, &entry, &size, err,
-                                   sizeof err))
-            marks[i] = codecache_end_stub(&cc, "sha3_implCompressMB", t[i].variant->name, entry, size);
-    }
+    for (int i = 0; i < n; i++)
+        marks[i] = stubs_generate_one(arch, &cc, STUB_ID_sha3_implCompressMB, t[i].variant->name, err, sizeof err);
     if (!codecache_seal(&cc, true, err, sizeof err)) {
         codecache_release(&cc);
         return 0;

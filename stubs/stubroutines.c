@@ -92,8 +92,7 @@ void stubs_note_fallback(void)
     }
 }
 
-/* Generate one stub at the cache's next position; its mark, or NULL with why in err. */
-static const stub_mark *generate_one(const stub_arch_ops *arch, codecache *cc, stub_id id, const char *variant,
+const stub_mark *stubs_generate_one(const stub_arch_ops *arch, codecache *cc, stub_id id, const char *variant,
                                      char *err, size_t errlen)
 {
     size_t room, entry = 0, size = 0;
@@ -138,7 +137,7 @@ bool stubs_generate_into(const stub_arch_ops *arch, codecache *cc, size_t capaci
         stub_family f = stub_descs[id].family;
         if (!choice[f].variant)
             continue;
-        marks[id] = generate_one(arch, cc, (stub_id)id, choice[f].variant, err, sizeof err);
+        marks[id] = stubs_generate_one(arch, cc, (stub_id)id, choice[f].variant, err, sizeof err);
         if (!marks[id]) {
             failed_family = f;
             goto failed;
@@ -188,10 +187,7 @@ void stubs_print_variants(const stub_arch_ops *arch, const cpu_info *host, FILE 
         if (!host) {
             snprintf(runs, sizeof runs, "no: CPU unknown");
         } else if (missing) {
-            int f = 0;
-            while (!(missing >> f & 1))
-                f++;
-            snprintf(runs, sizeof runs, "no: needs %s", cpu_feature_name(arch->arch, f));
+            snprintf(runs, sizeof runs, "no: needs %s", cpu_first_feature_name(arch->arch, missing));
         }
         fprintf(out, "  %-6s %-14s %-20s %s\n", families[v->family].display, v->name, runs, v->options);
     }

@@ -85,6 +85,11 @@ const stub_routines *stub_routines_table(void);
  */
 void stubs_generate(const stub_arch_ops *arch, const cpu_info *host);
 
+/* Generate stub id in variant at cc's next position (cc still writable); its mark, or NULL
+   with why in err ("sha3_implCompress (simd): the code cache is full"). */
+const stub_mark *stubs_generate_one(const stub_arch_ops *arch, codecache *cc, stub_id id, const char *variant,
+                                    char *err, size_t errlen);
+
 /* -XX:+PrintStubVariants: every variant of arch, whether host runs it (else
    the first feature it lacks; host NULL: unknown) and the VM options that
    select it, one line each ("  SHA-3  gpr  runs  -XX:+UseSHA3Intrinsics ..."). */

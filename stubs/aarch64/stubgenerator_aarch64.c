@@ -13,7 +13,6 @@
  */
 #include "stubgenerator_aarch64.h"
 
-#include "cpu_aarch64.h"
 #include "macroassembler_aarch64.h"
 
 /* Deliberately not shared with stubs/sha3_ref.c: the reference is the stubs'
@@ -45,11 +44,6 @@ static int pi_source(int j)
             return i;
     }
     return -1; /* unreachable: pi is a permutation */
-}
-
-uint64_t a64_sha3_variant_features(bool simd)
-{
-    return simd ? UINT64_C(1) << A64_CPU_SHA3 : 0;
 }
 
 bool a64_platform_reserves_r18(void)

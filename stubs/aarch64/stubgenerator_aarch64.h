@@ -34,11 +34,6 @@ typedef struct a64_sha3_config {
     bool r18_reserved;  /* the platform reserves x18 (macOS, Windows; build option) */
 } a64_sha3_config;
 
-/* The CPU features (bits of cpu_info.features, A64_CPU_* in cpu_aarch64.h) a
-   SHA-3 stub variant executes beyond the base ISA: the SIMD variant's
-   eor3/rax1/xar/bcax need sha3 (FEAT_SHA3), the GPR variant nothing. */
-uint64_t a64_sha3_variant_features(bool simd);
-
 /* x18 is reserved on this build's target platform (Meson option a64_r18_reserved,
    or always on macOS and Windows). */
 bool a64_platform_reserves_r18(void);

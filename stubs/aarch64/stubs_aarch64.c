@@ -25,22 +25,26 @@
  * (-XX:EmulateCPU, -XX:CPUInfoFile: ergonomics follow it), but the words run
  * here, so a feature the host lacks means the GPR stub (base ISA only).
  */
+/* The variants, best first, with the features each executes beyond the base ISA: the
+   SIMD stub's eor3/rax1/xar/bcax need sha3 (FEAT_SHA3), the GPR stub nothing. */
+static const stub_variant variants[] = {
+    {STUB_FAMILY_SHA3, "simd", "-XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic", UINT64_C(1) << A64_CPU_SHA3},
+    {STUB_FAMILY_SHA3, "gpr", "-XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic", 0},
+};
+
 static stub_choice choose(stub_family family, const cpu_info *host)
 {
     stub_choice c = {NULL, NULL, NULL, NULL};
     if (family != STUB_FAMILY_SHA3 || !FLAG(UseSHA3Intrinsics))
         return c;
-    bool simd = FLAG(UseSIMDForSHA3Intrinsic);
-    c.variant = simd ? "simd" : "gpr";
-    uint64_t missing = host ? a64_sha3_variant_features(simd) & ~host->features : 0;
+    const stub_variant *v = &variants[FLAG(UseSIMDForSHA3Intrinsic) ? 0 : 1];
+    c.variant = v->name;
+    uint64_t missing = host ? v->features & ~host->features : 0;
     if (missing) {
-        int f = 0;
-        while (!(missing >> f & 1))
-            f++;
         c.asked = c.variant;
-        c.missing = cpu_feature_name(CPU_ARCH_AARCH64, f);
+        c.missing = cpu_first_feature_name(CPU_ARCH_AARCH64, missing);
         c.flag = "UseSIMDForSHA3Intrinsic";
-        c.variant = "gpr";
+        c.variant = variants[1].name;
     }
     return c;
 }
@@ -103,12 +107,6 @@ static void crash_registers(const void *context, char *buf, size_t len)
 #define HOST_FAULT_PC NULL
 #define HOST_CRASH_REGISTERS NULL
 #endif
-
-/* The variants for -XX:+PrintStubVariants, best first (a64_sha3_variant_features gives the same bits). */
-static const stub_variant variants[] = {
-    {STUB_FAMILY_SHA3, "simd", "-XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic", UINT64_C(1) << A64_CPU_SHA3},
-    {STUB_FAMILY_SHA3, "gpr", "-XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic", 0},
-};
 
 const stub_arch_ops a64_stub_ops = {
     .arch = CPU_ARCH_AARCH64,

@@ -103,18 +103,16 @@ static void gpr_round(x64_asm *as, const x64_sha3_config *cfg, x64_reg src, int3
     }
 }
 
-/* XOR block_size/8 lanes of [BUF] into [STATE], dispatching on the size; the
-   bytes are little-endian lanes, as x86-64 loads them. */
-static void gpr_absorb(x64_asm *as)
+/* The absorb of block_size/8 lanes, dispatching on the size: xor_lane(as, i) for
+   lanes 0..8, then, unless block_size is 72, lanes 9..12, and so on up to 168. */
+static void absorb_lanes(x64_asm *as, void (*xor_lane)(x64_asm *as, int lane))
 {
     x64_label done;
     x64_label_init(&done);
     int lane = 0;
     for (size_t k = 0; k < NBLOCK_SIZES; k++) {
-        for (; lane < block_sizes[k].lanes; lane++) {
-            x64_mov_rm(as, X64_RAX, x64_at(BUF, 8 * lane));
-            x64_alu_mr(as, X64_XOR, x64_at(STATE, 8 * lane), X64_RAX);
-        }
+        for (; lane < block_sizes[k].lanes; lane++)
+            xor_lane(as, lane);
         if (k + 1 < NBLOCK_SIZES) {
             x64_alu_ri_32(as, X64_CMP, BLOCK_SIZE, block_sizes[k].block_size);
             x64_jcc(as, X64_E, &done);
@@ -122,6 +120,16 @@ static void gpr_absorb(x64_asm *as)
     }
     x64_bind(as, &done);
 }
+
+/* [STATE + 8i] ^= [BUF + 8i]: the bytes are little-endian lanes, as x86-64 loads them. */
+static void gpr_xor_lane(x64_asm *as, int lane)
+{
+    x64_mov_rm(as, X64_RAX, x64_at(BUF, 8 * lane));
+    x64_alu_mr(as, X64_XOR, x64_at(STATE, 8 * lane), X64_RAX);
+}
+
+/* XOR block_size/8 lanes of [BUF] into [STATE] (the GPR and AVX2 stubs absorb in memory). */
+static void gpr_absorb(x64_asm *as) { absorb_lanes(as, gpr_xor_lane); }
 
 static size_t generate_gpr(x64_asm *as, const x64_sha3_config *cfg)
 {
@@ -439,6 +447,12 @@ static void lanes_round(x64_asm *as)
     }
 }
 
+/* lane i ^= [BUF + 8i], one qword under k1 (no access past the lane) */
+static void lanes_xor_lane(x64_asm *as, int lane)
+{
+    x64_evop_rrm(as, X64_VPXORQ, X64_L128, LANE(lane), X64_K1, false, LANE(lane), x64_at(BUF, 8 * lane));
+}
+
 static size_t generate_avx512_lanes(x64_asm *as, const x64_sha3_config *cfg)
 {
     x64_align(as, 32);
@@ -453,22 +467,11 @@ static size_t generate_avx512_lanes(x64_asm *as, const x64_sha3_config *cfg)
     for (int i = 0; i < 25; i++)
         x64_evmovdqu64_load(as, X64_L128, LANE(i), X64_K1, true, x64_at(STATE, 8 * i));
 
-    x64_label block, rounds, absorbed;
+    x64_label block, rounds;
     x64_label_init(&block);
     x64_label_init(&rounds);
-    x64_label_init(&absorbed);
     x64_bind(as, &block);
-    /* absorb: the lanes of the block size, dispatching as gpr_absorb */
-    int lane = 0;
-    for (size_t k = 0; k < NBLOCK_SIZES; k++) {
-        for (; lane < block_sizes[k].lanes; lane++)
-            x64_evop_rrm(as, X64_VPXORQ, X64_L128, LANE(lane), X64_K1, false, LANE(lane), x64_at(BUF, 8 * lane));
-        if (k + 1 < NBLOCK_SIZES) {
-            x64_alu_ri_32(as, X64_CMP, BLOCK_SIZE, block_sizes[k].block_size);
-            x64_jcc(as, X64_E, &absorbed);
-        }
-    }
-    x64_bind(as, &absorbed);
+    absorb_lanes(as, lanes_xor_lane);
     x64_mov_rr(as, LANES_NEXT, LANES_RC);
     x64_mov_ri(as, LANES_LEFT, 24);
     x64_bind(as, &rounds);

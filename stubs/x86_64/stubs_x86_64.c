@@ -97,12 +97,8 @@ static stub_choice choose(stub_family family, const cpu_info *host)
         uint64_t missing = variants[i].features & ~host->features;
         if (!missing) {
             if (i != (size_t)(v - variants)) {
-                uint64_t lack = v->features & ~host->features;
-                int f = 0;
-                while (!(lack >> f & 1))
-                    f++;
                 c.asked = c.variant;
-                c.missing = cpu_feature_name(CPU_ARCH_X86_64, f);
+                c.missing = cpu_first_feature_name(CPU_ARCH_X86_64, v->features & ~host->features);
                 c.flag = flag;
                 c.variant = variants[i].name;
             }
