@@ -70,11 +70,15 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
      * An intrinsic flag that ends true means its stub runs. In what-if mode the
      * flags show the emulated CPU's choice (that is the point of the mode) and
      * stubs_note_program_start says no stub runs; otherwise a flag whose stub
-     * this build lacks ends false, with HotSpot's warning.
+     * this build lacks ends false: with HotSpot's warning when the user set
+     * it, silently when the ergonomics did (as HotSpot's own rules do for a
+     * CPU without the feature; docs/flags.md lists where minivm has no stub
+     * that HotSpot has).
      */
     for (int f = 0; f < STUB_FAMILY_COUNT && !stub_cpu.what_if; f++) {
         if (stub_family_flag((stub_family)f) && !arch->choose((stub_family)f, NULL).variant) {
-            vm_warning("%s", stub_family_descs[f].unavailable);
+            if (!flag_is_default((flag_id)stub_family_descs[f].flag))
+                vm_warning("%s", stub_family_descs[f].unavailable);
             stub_family_flag_off((stub_family)f);
         }
     }

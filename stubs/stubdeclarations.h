@@ -9,11 +9,15 @@
  * A stub belongs to a family and serves one intrinsic id (vm/intrinsics.h):
  *   do_stub(name, FAMILY, intrinsic, return type, (C parameters))
  *
- * The C signature is the calling convention of every architecture's stub:
- * for SHA-3 (HotSpot's), buf is already b + ofs, state the long[25] of lanes
- * (A[x + 5y]), block_size one of 72/104/136/144/168; the multi-block stub
- * absorbs and permutes `do { ...; ofs += block_size; } while (ofs <= limit)`
- * and returns the final ofs, exactly as DigestBase.implCompressMultiBlock0.
+ * The C signature is the calling convention of every architecture's stub
+ * (HotSpot's): buf is already b + ofs; for SHA-3 state is the long[25] of
+ * lanes (A[x + 5y]) and block_size one of 72/104/136/144/168; for SHA-1 the
+ * int[5] H0..H4, for SHA-256 the int[8] H0..H7 (SHA-224 too), for SHA-512 the
+ * long[8] (SHA-384, SHA-512/224, /256 too), with blocks of 64, 64 and 128
+ * bytes of big-endian words. A multi-block stub compresses
+ * `do { ...; ofs += block size; } while (ofs <= limit)` and returns the
+ * final ofs, exactly as DigestBase.implCompressMultiBlock0; one per family
+ * serves _digestBase_implCompressMB, chosen by the receiver's record.
  */
 #ifndef MINIVM_STUBDECLARATIONS_H
 #define MINIVM_STUBDECLARATIONS_H
@@ -24,13 +28,29 @@
 #define STUB_FAMILIES(do_family)                                                                        \
     do_family(SHA3, UseSHA3Intrinsics, "SHA-3",                                                         \
               "Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not "     \
-              "available on this CPU.")
+              "available on this CPU.")                                                                 \
+    do_family(SHA1, UseSHA1Intrinsics, "SHA-1",                                                         \
+              "Intrinsics for SHA-1 crypto hash functions not available on this CPU.")                  \
+    do_family(SHA256, UseSHA256Intrinsics, "SHA-256",                                                   \
+              "Intrinsics for SHA-224 and SHA-256 crypto hash functions not available on this CPU.")    \
+    do_family(SHA512, UseSHA512Intrinsics, "SHA-512",                                                   \
+              "Intrinsics for SHA-384 and SHA-512 crypto hash functions not available on this CPU.")
 
 #define STUB_DECLARATIONS(do_stub)                                                                      \
     do_stub(sha3_implCompress, SHA3, _sha3_implCompress, void,                                          \
             (const uint8_t *buf, int64_t *state, int32_t block_size))                                   \
     do_stub(sha3_implCompressMB, SHA3, _digestBase_implCompressMB, int32_t,                             \
-            (const uint8_t *buf, int64_t *state, int32_t block_size, int32_t ofs, int32_t limit))
+            (const uint8_t *buf, int64_t *state, int32_t block_size, int32_t ofs, int32_t limit))       \
+    do_stub(sha1_implCompress, SHA1, _sha_implCompress, void, (const uint8_t *buf, int32_t *state))     \
+    do_stub(sha1_implCompressMB, SHA1, _digestBase_implCompressMB, int32_t,                             \
+            (const uint8_t *buf, int32_t *state, int32_t ofs, int32_t limit))                           \
+    do_stub(sha256_implCompress, SHA256, _sha2_implCompress, void, (const uint8_t *buf, int32_t *state)) \
+    do_stub(sha256_implCompressMB, SHA256, _digestBase_implCompressMB, int32_t,                         \
+            (const uint8_t *buf, int32_t *state, int32_t ofs, int32_t limit))                           \
+    do_stub(sha512_implCompress, SHA512, _sha5_implCompress, void, (const uint8_t *buf, int64_t *state)) \
+    do_stub(sha512_implCompressMB, SHA512, _digestBase_implCompressMB, int32_t,                         \
+            (const uint8_t *buf, int64_t *state, int32_t ofs, int32_t limit))
+
 /* clang-format on */
 
 typedef enum stub_family {

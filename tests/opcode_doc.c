@@ -75,7 +75,8 @@ static void put_syntax(int op, const vm_opinfo *oi)
 {
     if (oi->kind[0] == K_RWIN) {
         /* the call forms: see the calling convention in docs/bytecode.md */
-        fputs(op == OP_CALLV ? "call M.f(rA, rA+1, ...)" : "call rA = M.f(rA+1, ...)", stdout);
+        int void_form = op == OP_CALLV || op == OP_CALLVIRTV;
+        printf(void_form ? "%s M.f(rA, rA+1, ...)" : "%s rA = M.f(rA+1, ...)", oi->mnemonic);
         return;
     }
     fputs(oi->mnemonic, stdout);

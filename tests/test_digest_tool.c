@@ -44,7 +44,8 @@
 /* The short usage, printed after every usage error. */
 #define USAGE                                                                              \
     "Usage: minivm [options] digest.mva ALGORITHM[:N] [FILE]...\n"                         \
-    "ALGORITHM: SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHAKE128[:N], SHAKE256[:N]\n"      \
+    "ALGORITHM: SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, SHA-512/256,\n"    \
+    "           SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHAKE128[:N], SHAKE256[:N]\n"      \
     "  N: SHAKE output bytes, 0 to 1048576 (default 32 for SHAKE128, 64 for SHAKE256)\n"
 #define BAD_N(n) "digest: invalid output length '" n "': N must be a number of bytes from 0 to 1048576\n" USAGE
 #define FIXED(alg) "digest: " alg " has a fixed output length: ':N' is only for SHAKE128 and SHAKE256\n" USAGE
@@ -88,6 +89,17 @@ static const digest_case cases[] = {
     {"sha3_512_files", {"@tool", "SHA3-512", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA3-512"), ""},
     {"shake128_files", {"@tool", "SHAKE128", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHAKE128"), ""},
     {"shake256_files", {"@tool", "SHAKE256", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHAKE256"), ""},
+    {"sha1_files", {"@tool", "SHA-1", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA-1"), ""},
+    {"sha224_files", {"@tool", "SHA-224", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA-224"), ""},
+    {"sha256_files", {"@tool", "SHA-256", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA-256"), ""},
+    {"sha384_files", {"@tool", "SHA-384", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA-384"), ""},
+    {"sha512_files", {"@tool", "SHA-512", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA-512"), ""},
+    {"sha512_224_files", {"@tool", "SHA-512/224", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT,
+     FILES4("SHA-512/224"), ""},
+    {"sha512_256_files", {"@tool", "SHA-512/256", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT,
+     FILES4("SHA-512/256"), ""},
+    {"sha256_stdin_abc", {"@tool", "SHA-256"}, "abc", 0, EXACT,
+     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  -\n", ""},
     /* ---- "-" is standard input, wherever it is; read twice, the second time it is empty ---- */
     {"dash_between_files", {"@tool", "SHA3-256", "@abc", "-", "@bin"}, "text", 0, EXACT,
      "{SHA3-256/abc}  @abc\n{SHA3-256/text}  -\n{SHA3-256/bin}  @bin\n", ""},
@@ -123,7 +135,7 @@ static const digest_case cases[] = {
      "{SHA3-512/bin}  @bin\n", ""},
     {"help_on_stdout", {"@tool", "--help"}, NULL, 0, PREFIX,
      "Usage: minivm [options] digest.mva ALGORITHM[:N] [FILE]...\n"
-     "Print the SHA-3 digest of each FILE: lowercase hex, two spaces, the name.\n",
+     "Print the digest of each FILE: lowercase hex, two spaces, the name.\n",
      ""},
     /* ---- files that cannot be read: a message each, the others still printed in order, exit 1 ---- */
     {"missing_file", {"@tool", "SHA3-256", "@missing"}, NULL, 1, EXACT, "", "digest: @missing" ENOENT_MSG},
@@ -139,7 +151,9 @@ static const digest_case cases[] = {
     /* ---- usage errors: a message and the usage on stderr, nothing hashed, exit 2 ---- */
     {"no_arguments", {"@tool"}, "abc", 2, EXACT, "", "digest: missing ALGORITHM\n" USAGE},
     {"unknown_algorithm", {"@tool", "MD5", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("MD5")},
-    {"unknown_algorithm_stdin", {"@tool", "SHA-256"}, "abc", 2, EXACT, "", UNKNOWN("SHA-256")},
+    {"unknown_algorithm_stdin", {"@tool", "SHA-255"}, "abc", 2, EXACT, "", UNKNOWN("SHA-255")},
+    {"sha2_is_case_sensitive", {"@tool", "sha-256", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("sha-256")},
+    {"sha2_fixed_length", {"@tool", "SHA-512:16", "@abc"}, NULL, 2, EXACT, "", FIXED("SHA-512")},
     {"algorithm_is_case_sensitive", {"@tool", "sha3-256", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("sha3-256")},
     {"algorithm_file_name_first", {"@tool", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("@abc")},
     {"unknown_algorithm_with_n", {"@tool", "SHA3-999:5", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("SHA3-999")},
@@ -216,6 +230,9 @@ static void oracle_init(oracle *o, const char *spec, size_t spec_len)
     } algs[] = {
         {"SHA3-224", EVP_sha3_224, 28, 0}, {"SHA3-256", EVP_sha3_256, 32, 0}, {"SHA3-384", EVP_sha3_384, 48, 0},
         {"SHA3-512", EVP_sha3_512, 64, 0}, {"SHAKE128", EVP_shake128, 32, 1}, {"SHAKE256", EVP_shake256, 64, 1},
+        {"SHA-1", EVP_sha1, 20, 0},        {"SHA-224", EVP_sha224, 28, 0},   {"SHA-256", EVP_sha256, 32, 0},
+        {"SHA-384", EVP_sha384, 48, 0},    {"SHA-512", EVP_sha512, 64, 0},   {"SHA-512/224", EVP_sha512_224, 28, 0},
+        {"SHA-512/256", EVP_sha512_256, 32, 0},
     };
     const char *colon = memchr(spec, ':', spec_len);
     size_t name_len = colon ? (size_t)(colon - spec) : spec_len;
@@ -284,9 +301,13 @@ static char *expand(const char *s)
     put(&r, &len, &cap, "", 0);
     while (*s) {
         if (*s == '{') {
-            const char *slash = strchr(s, '/'), *end = strchr(s, '}');
-            assert_non_null(slash);
+            /* the last '/' before the '}': "{SHA-512/224/abc}" */
+            const char *end = strchr(s, '}'), *slash = NULL;
             assert_non_null(end);
+            for (const char *p = s; p < end; p++)
+                if (*p == '/')
+                    slash = p;
+            assert_non_null(slash);
             const input *in = find_input(slash + 1, (size_t)(end - slash - 1));
             oracle o;
             oracle_init(&o, s + 1, (size_t)(slash - s - 1));

@@ -122,7 +122,7 @@ static const char direct_src[] =
     "import SHA3\n"
     "import DigestBase\n"
     "\n"
-    "method compress0(d: DigestBase.Digest, b: byte[], ofs: int)\n"
+    "method compress0(d: SHA3.SHA3, b: byte[], ofs: int)\n"
     "    call SHA3.implCompress0(d, b, ofs)\n"
     "    ret\n"
     "end\n"
@@ -142,7 +142,7 @@ static const char direct_src[] =
 
 static vm_program *prog_sha3, *prog_direct;
 static const vm_method *m_hash, *m_get_instance, *m_compress0, *m_compress_mb0, *m_cand0, *m_cand_mb0;
-static uint16_t f_state, f_block_size; /* DigestBase.Digest's fields in prog_direct */
+static uint16_t f_state, f_block_size; /* SHA3.SHA3's fields in prog_direct */
 
 static uint16_t field(const vm_program *p, const char *rec, const char *name)
 {
@@ -195,8 +195,8 @@ static int group_setup(void **state)
     m_compress_mb0 = sd_method(prog_direct, "IntrinsicTest.compressMB0");
     m_cand0 = sd_method(prog_direct, "SHA3.implCompress0");
     m_cand_mb0 = sd_method(prog_direct, "DigestBase.implCompressMultiBlock0");
-    f_state = field(prog_direct, "DigestBase.Digest", "state");
-    f_block_size = field(prog_direct, "DigestBase.Digest", "blockSize");
+    f_state = field(prog_direct, "SHA3.SHA3", "state");
+    f_block_size = field(prog_direct, "SHA3.SHA3", "blockSize");
     return 0;
 }
 
@@ -583,14 +583,21 @@ static const shape_case SHAPES[] = {
      "SHA3.implCompress0",
      "failed to inline (intrinsic) _sha3_implCompress: record shape mismatch: SHA3.Digest has no long[] field state"},
     {"shape_block_size_not_int",
+     "module SHA3\n"
+     "record SHA3\n    state: long[]\n    blockSize: long\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompress0(this: SHA3, b: byte[], ofs: int)\n" BUMP_BODY "    ret\nend\n",
+     "SHA3.implCompress0",
+     "failed to inline (intrinsic) _sha3_implCompress: record shape mismatch: SHA3.SHA3 has no int field blockSize"},
+    /* the multi-block candidate links one stub per family whose record the program has: here none */
+    {"shape_multi_block_without_digest_records",
      "module DigestBase\n"
-     "record Digest\n    state: long[]\n    blockSize: long\nend\n"
+     "record Digest\n    state: long[]\n    blockSize: int\nend\n"
      "@IntrinsicCandidate\n"
      "method implCompressMultiBlock0(this: Digest, b: byte[], ofs: int, limit: int) -> int\n" BUMP_BODY
      "    ret ofs\nend\n",
      "DigestBase.implCompressMultiBlock0",
-     "failed to inline (intrinsic) _digestBase_implCompressMB: record shape mismatch: DigestBase.Digest has no int "
-     "field blockSize"},
+     "failed to inline (intrinsic) _digestBase_implCompressMB: no digest record for its stubs in the program"},
     {"shape_other_signature",
      "module SHA3\n"
      "record Digest\n    state: long[]\n    blockSize: int\nend\n"
@@ -774,7 +781,7 @@ static const cli_case CLI[] = {
     {"cli_disable_hotspot_digest_ids", ANY_HOST,
      {UNLOCK, "-XX:DisableIntrinsic=_md5_implCompress,_sha_implCompress,_sha2_implCompress,_sha5_implCompress", PRINT,
       "@", "SHA3-256"},
-     0, {DIGEST_A1000}, "disabled by", EXACT, ""},
+     0, {DIGEST_A1000}, "_sha3_implCompress: disabled by", EXACT, ""},
     {"cli_disable_other_hotspot_id", ANY_HOST, {UNLOCK, "-XX:DisableIntrinsic=_hashCode", "-version"}, 1, {NULL},
      NULL, EXACT, UNRECOGNIZED("_hashCode")},
     {"cli_disable_checked_before_print_flags", ANY_HOST,

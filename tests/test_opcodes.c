@@ -65,6 +65,31 @@ typedef struct op_case {
 #define X_H    "method h(x: long)\n    putstatic x, S\n    ret\nend\n"
 #define X_BUMP "method bump()\n    var x: long\n    getstatic x, S\n    add x, x, 1\n    putstatic x, S\n    ret\nend\n"
 #define X_LEN  "method len(x: byte[]) -> long\n    var n: long\n    alen n, x\n    ret n\nend\n"
+/* md(alg): MessageDigest.getInstance of SHA-1 (1), SHA-256 (2), SHA3-256 (3) or SHAKE128 (else); first(alg):
+   the first byte of the digest of nothing, through callvirt engineDigest; squeezeThenUpdate(alg): SHA3.squeeze
+   (a checkcast to SHA3.SHA3), then callvirt engineUpdate (SHA3's override throws after a squeeze) */
+#define X_MD                                                                                                  \
+    "import MessageDigest\nimport DigestBase\nimport SHA3\n"                                                \
+    "method md(alg: long) -> DigestBase.Digest\n    var d: DigestBase.Digest\n    var name: byte[]\n"        \
+    "    ldstr name, \"SHA-1\"\n    beq alg, 1, get\n    ldstr name, \"SHA-256\"\n    beq alg, 2, get\n"  \
+    "    ldstr name, \"SHA3-256\"\n    beq alg, 3, get\n    ldstr name, \"SHAKE128\"\n"                      \
+    "get:\n    call d = MessageDigest.getInstance(name)\n    ret d\nend\n"                                   \
+    "method first(alg: long) -> long\n    var d: DigestBase.Digest\n    var w_alg: long\n    var out: byte[]\n" \
+    "    var x: DigestBase.Digest\n    var r, z: long\n    mov w_alg, alg\n    call d = md(w_alg)\n"         \
+    "    mov x, d\n    callvirt out = DigestBase.engineDigest(x)\n    ldi z, 0\n    baload r, out, z\n"       \
+    "    ret r\nend\n"                                                                                      \
+    "method squeezeThenUpdate(alg: long) -> long\n    var d: DigestBase.Digest\n    var w_alg: long\n"       \
+    "    var out: byte[]\n    var q_d: DigestBase.Digest\n    var q_n: int\n    var x: DigestBase.Digest\n"  \
+    "    var b: byte[]\n    var ofs, len: int\n    var r: long\n    mov w_alg, alg\n    call d = md(w_alg)\n" \
+    "    mov q_d, d\n    ldi q_n, 4\n    call out = SHA3.squeeze(q_d, q_n)\n    mov x, d\n    ldi len, 1\n"   \
+    "    newarray b, len\n    ldi ofs, 0\n    callvirt DigestBase.engineUpdate(x, b, ofs, len)\n    ldi r, 1\n" \
+    "    ret r\nend\n"                                                                                      \
+    "method castNull() -> long\n    var d: DigestBase.Digest\n    var s: SHA3.SHA3\n    var r: long\n"      \
+    "    checkcast s, d\n    ldi r, 5\n    bnull s, ok\n    ldi r, 6\nok:\n    ret r\nend\n"                 \
+    "method nullCall() -> long\n    var d: DigestBase.Digest\n    var r: long\n"                            \
+    "    callvirt DigestBase.implReset(d)\n    ldi r, 0\n    ret r\nend\n"                                    \
+    "method abstractCall() -> long\n    var d: DigestBase.Digest\n    var r: long\n    new d, DigestBase.Digest\n" \
+    "    callvirt DigestBase.implReset(d)\n    ldi r, 0\n    ret r\nend\n"
 #define X_FACT                                                                                              \
     "method fact(n: long) -> long\n    var res, m: long\n    ble n, 1, base\n    sub m, n, 1\n"              \
     "    call res = T.fact(m)\n    mul res, res, n\n    ret res\nbase:\n    ldi res, 1\n    ret res\nend\n"
@@ -453,6 +478,18 @@ static const op_case cases[] = {
     CEX("exception propagates out of a call", X_DV, "mov t, a\nmov u, b\ncall r = T.dv(t, u)", 1, 0,
         VM_EXC_ARITHMETIC),
     C("ret returns its operand", "ret b", 1, 2, 2),
+
+    /* ---- virtual calls and casts, on the library's digests (records extending DigestBase.Digest) ---- */
+    CE("callvirt runs SHA-1's implDigest", X_MD, "mov t, a\ncall r = T.first(t)", 1, 0, -38),     /* 0xda */
+    CE("callvirt runs SHA-256's implDigest", X_MD, "mov t, a\ncall r = T.first(t)", 2, 0, -29), /* 0xe3 */
+    CE("callvirt runs SHA3-256's implDigest", X_MD, "mov t, a\ncall r = T.first(t)", 3, 0, -89),  /* 0xa7 */
+    CEX("void callvirt runs SHA3's engineUpdate override", X_MD, "mov t, a\ncall r = T.squeezeThenUpdate(t)", 128, 0,
+        VM_EXC_NAMED),
+    CEX("checkcast to another record throws", X_MD, "mov t, a\ncall r = T.squeezeThenUpdate(t)", 1, 0,
+        VM_EXC_CLASS_CAST),
+    CE("checkcast of null is null", X_MD, "call r = T.castNull()", 0, 0, 5),
+    CEX("callvirt on null throws", X_MD, "call r = T.nullCall()", 0, 0, VM_EXC_NPE),
+    CEX("callvirt of an abstract method throws", X_MD, "call r = T.abstractCall()", 0, 0, VM_EXC_ABSTRACT_METHOD),
 };
 
 #define NCASES (sizeof cases / sizeof cases[0])

@@ -117,7 +117,8 @@ static const text_case text_cases[] = {
     CASE("second module line", "module T\nmodule U\n", 2, "one module per file"),
     CASE("module named like a built-in", "module Sys\n", 1, "module name 'Sys' is taken by a built-in module"),
     CASE("unknown top-level declaration", "module T\nfrobnicate X\n", 2,
-         "expected a declaration (import, const, static, record, method), got 'frobnicate'"),
+         "expected a declaration (import, const, static, record, method, virtual method, abstract method), "
+         "got 'frobnicate'"),
     CASE("stray end", "module T\nmethod f()\n    ret\nend\nend\n", 5, "expected a declaration"),
     CASE("missing end at end of file", "module T\nmethod f()\n    ret\n", 2, "method 'f' has no 'end'"),
     CASE("missing end before the next method", "module T\nmethod f()\n    ret\nmethod g()\n    ret\nend\n", 2,

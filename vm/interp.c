@@ -236,6 +236,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
     vm_value rv;
     int has_result;
     uint32_t first;
+    const vm_method *callee;
 
     for (;;) {
         vmfetch();
@@ -497,11 +498,30 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
 
             vmcase(CALL) {
                 first = GET_A(i) + 1;
+                callee = prog->methods[GET_Bx(i)];
                 goto do_call;
             }
             vmcase(CALLV) {
                 first = GET_A(i);
+                callee = prog->methods[GET_Bx(i)];
                 goto do_call;
+            }
+            vmcase(CALLVIRT) {
+                first = GET_A(i) + 1;
+                goto do_virtual;
+            }
+            vmcase(CALLVIRTV) {
+                first = GET_A(i);
+                goto do_virtual;
+            }
+            vmcase(CHECKCAST) {
+                vm_obj *o = RB.ref;
+                uint16_t want = m->regtypes[GET_A(i)].rec;
+                if (o && !vm_record_is_a(prog->records, o->rec, want))
+                    THROW(VM_EXC_CLASS_CAST, "class %s cannot be cast to class %s", prog->records[o->rec].qname,
+                          prog->records[want].qname);
+                RA.ref = o;
+                vmbreak;
             }
             vmcase(RET) {
                 rv = RA;
@@ -520,9 +540,30 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         }
         continue;
 
+    do_virtual: {
+        /* the receiver (the first argument) picks the body: one vtable load */
+        const vm_method *declared = prog->methods[GET_Bx(i)];
+        vm_obj *recv = R[first].ref;
+        if (!recv) {
+            savepc();
+            vm_throw(vm, VM_EXC_NPE, "Cannot invoke \"%s()\" because \"%s\" is null", declared->qname,
+                     m->regnames[first]);
+            goto exception;
+        }
+        callee = prog->records[recv->rec].vtable[declared->vslot];
+        if (callee->flags & VM_METHOD_ABSTRACT) {
+            savepc();
+            vm_throw(vm, VM_EXC_ABSTRACT_METHOD,
+                     "Receiver class %s does not define or inherit an implementation of the resolved method "
+                     "'abstract %s' of %s.",
+                     prog->records[recv->rec].qname, callee->qname, prog->records[callee->regtypes[0].rec].qname);
+            goto exception;
+        }
+        goto do_call;
+    }
+
     do_call: {
         /* CALL: R[A] := f(R[A+1]..); CALLV: f(R[A]..); first is the first argument */
-        const vm_method *callee = prog->methods[GET_Bx(i)];
         savepc();
         /* one test for both kinds of callee that may not run bytecode */
         if (callee->flags & (VM_METHOD_NATIVE | VM_METHOD_INTRINSIC)) {
@@ -540,7 +581,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
                 done = vm_intrinsic_call(vm, callee, R + first, &ret);
             }
             if (done) {
-                if (GET_OP(i) == OP_CALL)
+                if (GET_OP(i) == OP_CALL || GET_OP(i) == OP_CALLVIRT)
                     RA = ret;
                 continue;
             }
@@ -592,6 +633,8 @@ int vm_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result
     vm->exc = VM_EXC_NONE;
     if (base + m->nregs > vm->stack_cap || vm->nframes == vm->frame_cap)
         return vm_throw(vm, VM_EXC_STACK_OVERFLOW, NULL);
+    if (m->flags & VM_METHOD_ABSTRACT)
+        return vm_throw(vm, VM_EXC_ABSTRACT_METHOD, "abstract method %s has no body", m->qname);
     uint32_t entry = vm->nframes;
     vm_value *R = vm->stack + base;
     if (m->nparams)

@@ -25,10 +25,10 @@ static const intrinsic_desc intrinsic_descs[VM_INTRINSIC_COUNT] = {
 #undef X
 };
 
-_Static_assert(VM_INTRINSIC_COUNT - 1 <= VM_MAX_INTRINSIC_LINKS, "vm_t.intrinsics holds one link per id");
+_Static_assert(VM_INTRINSIC_COUNT - 1 + STUB_FAMILY_COUNT <= VM_MAX_INTRINSIC_LINKS,
+               "vm_t.intrinsics holds one link per id and one per family for the multi-block id");
 
-/* The SHA-3 state is Keccak's 25 lanes; the stubs know exactly these rates (HotSpot's stubGenerator sha3 block-size dispatch). */
-#define SHA3_LANES 25
+/* The SHA-3 stubs know exactly these rates (HotSpot's stubGenerator sha3 block-size dispatch). */
 static int sha3_block_size_ok(int64_t bs) { return bs == 72 || bs == 104 || bs == 136 || bs == 144 || bs == 168; }
 
 const char *vm_intrinsic_name(vm_intrinsic_id id)
@@ -153,16 +153,47 @@ static int find_field(const vm_record *r, const char *name, vm_tkind kind)
     return -1;
 }
 
-/* Does the table have id's stub? Its name and variant (for messages) into *name, *variant. */
-static int has_stub(const stub_routines *t, vm_intrinsic_id id, const char **name, const char **variant)
+/* The stubs of each id, with their family (stubs/stubdeclarations.h). */
+static const struct {
+    vm_intrinsic_id id;
+    stub_family family;
+    stub_id stub;
+} id_stubs[] = {
+#define ID_STUB(stub, family, intrinsic, ret, params) {VM_INTRINSIC##intrinsic, STUB_FAMILY_##family, STUB_ID_##stub},
+    STUB_DECLARATIONS(ID_STUB)
+#undef ID_STUB
+};
+#define NID_STUBS (sizeof id_stubs / sizeof id_stubs[0])
+
+/*
+ * What each family's stubs read of the digest object: HotSpot's
+ * get_state_from_digest_object on the family's class (library_call.cpp
+ * checks instanceof sun/security/provider/SHA, SHA2, SHA5, SHA3 for the
+ * multi-block intrinsic). block_size 0: the blockSize field is an argument
+ * (SHA-3's rates); otherwise the field must hold it (the bytecode's loop
+ * steps by it, the stub by its constant).
+ */
+static const struct family_shape {
+    const char *holder;     /* the family's record */
+    vm_tkind state_kind;    /* the state field's */
+    int32_t state_len;      /* its least length */
+    int32_t block_size;
+} family_shapes[STUB_FAMILY_COUNT] = {
+    [STUB_FAMILY_SHA3] = {"SHA3.SHA3", VM_T_LONGS, 25, 0},
+    [STUB_FAMILY_SHA1] = {"SHA.SHA", VM_T_INTS, 5, 64},
+    [STUB_FAMILY_SHA256] = {"SHA2.SHA2", VM_T_INTS, 8, 64},
+    [STUB_FAMILY_SHA512] = {"SHA5.SHA5", VM_T_LONGS, 8, 128},
+};
+
+/* Does the table have stub? Its name and variant (for messages) into *name, *variant. */
+static int has_stub(const stub_routines *t, stub_id stub, const char **name, const char **variant)
 {
     *name = *variant = NULL;
     if (!t)
         return 0;
-    /* the stub that serves each id, from stubs/stubdeclarations.h */
-    switch (id) {
+    switch (stub) {
 #define STUB_CASE(stub, family, intrinsic, ret, params) \
-    case VM_INTRINSIC##intrinsic:                        \
+    case STUB_ID_##stub:                                 \
         *name = t->stub.name;                            \
         *variant = t->stub.variant;                      \
         return t->stub.fn != NULL;
@@ -172,14 +203,54 @@ static int has_stub(const stub_routines *t, vm_intrinsic_id id, const char **nam
     }
 }
 
+static const char *kind_name(vm_tkind k) { return k == VM_T_LONGS ? "long[]" : k == VM_T_INTS ? "int[]" : "int"; }
+
+/* Fill l's fields from record rec for family; 0 with why when rec lacks them. */
+static int link_fields(const vm_program *p, uint16_t rec, stub_family family, vm_intrinsic_link *l, char *why,
+                       size_t whylen)
+{
+    const vm_record *r = &p->records[rec];
+    const struct family_shape *fs = &family_shapes[family];
+    int f_state = find_field(r, "state", fs->state_kind);
+    int f_bs = find_field(r, "blockSize", VM_T_INT);
+    if (f_state < 0 || f_bs < 0) {
+        snprintf(why, whylen, "record shape mismatch: %s has no %s field %s", r->qname,
+                 kind_name(f_state < 0 ? fs->state_kind : VM_T_INT), f_state < 0 ? "state" : "blockSize");
+        return 0;
+    }
+    l->rec = rec;
+    l->f_state = (uint16_t)f_state;
+    l->f_block_size = (uint16_t)f_bs;
+    l->family = (uint16_t)family;
+    return 1;
+}
+
+/* The record called qname, or -1. */
+static int find_record(const vm_program *p, const char *qname)
+{
+    for (uint32_t r = 0; r < p->nrecords; r++)
+        if (strcmp(p->records[r].qname, qname) == 0)
+            return (int)r;
+    return -1;
+}
+
+/* "stub sha3_implCompressMB (gpr)" appended to buf at *n */
+static void add_stub_text(char *buf, size_t len, size_t *n, const char *name, const char *variant)
+{
+    if (*n < len)
+        *n += (size_t)snprintf(buf + *n, len - *n, "%sstub %s%s%s%s", *n ? ", " : "", name ? name : "?",
+                               variant ? " (" : "", variant ? variant : "", variant ? ")" : "");
+}
+
 /*
- * One candidate: fill *l and return 1 when it links; otherwise write why
- * not into why. The order is HotSpot's: the id, DisableIntrinsic, the stub
- * (C2 gives up when StubRoutines has no entry), then the fields the stub
- * reads (C2 gives up when it cannot load them).
+ * One candidate: append its links to vm->intrinsics and return how many
+ * (the stubs they run in stubs); 0 with why not in why. The order is
+ * HotSpot's: the id, DisableIntrinsic, the stub (C2 gives up when
+ * StubRoutines has no entry), then the fields the stub reads (C2 gives up
+ * when it cannot load them).
  */
-static int link_one(const vm_t *vm, const vm_method *m, vm_intrinsic_link *l, vm_intrinsic_id *idp, char *why,
-                    size_t whylen, const char **stub_name, const char **stub_variant)
+static int link_one(vm_t *vm, const vm_method *m, vm_intrinsic_id *idp, char *why, size_t whylen, char *stubs,
+                    size_t stubslen)
 {
     const vm_program *p = vm->prog;
     vm_intrinsic_id id = id_by_name(m);
@@ -200,26 +271,34 @@ static int link_one(const vm_t *vm, const vm_method *m, vm_intrinsic_link *l, vm
         snprintf(why, whylen, "disabled by DisableIntrinsic");
         return 0;
     }
-    if (!has_stub(vm->opt.stubs, id, stub_name, stub_variant)) {
-        snprintf(why, whylen, "no stub on this CPU with these flags");
-        return 0;
+    int nlinks = 0, nstubs = 0;
+    size_t sn = 0;
+    snprintf(why, whylen, "no stub on this CPU with these flags");
+    for (size_t k = 0; k < NID_STUBS; k++) {
+        const char *name, *variant;
+        if (id_stubs[k].id != id || !has_stub(vm->opt.stubs, id_stubs[k].stub, &name, &variant))
+            continue;
+        nstubs++;
+        stub_family family = id_stubs[k].family;
+        int rec = m->regtypes[0].rec;
+        if (id == VM_INTRINSIC_digestBase_implCompressMB) {
+            /* the family's record, when the program has it (a program without SHA5 links no SHA-512 stub) */
+            rec = find_record(p, family_shapes[family].holder);
+            if (rec < 0 || !vm_record_is_a(p->records, (uint16_t)rec, m->regtypes[0].rec))
+                continue;
+        }
+        vm_intrinsic_link l = {.m = m, .id = (uint16_t)id};
+        if (!link_fields(p, (uint16_t)rec, family, &l, why, whylen))
+            continue;
+        if (vm->nintrinsics == VM_MAX_INTRINSIC_LINKS)
+            break; /* unreachable: qualified names are unique, one link per id and family */
+        vm->intrinsics[vm->nintrinsics++] = l;
+        add_stub_text(stubs, stubslen, &sn, name, variant);
+        nlinks++;
     }
-    /* both SHA-3 ids read this.state (long[25]) and this.blockSize (int) */
-    uint16_t rec = m->regtypes[0].rec;
-    const vm_record *r = &p->records[rec];
-    int f_state = find_field(r, "state", VM_T_LONGS);
-    int f_bs = find_field(r, "blockSize", VM_T_INT);
-    if (f_state < 0 || f_bs < 0) {
-        snprintf(why, whylen, "record shape mismatch: %s has no %s field %s", r->qname,
-                 f_state < 0 ? "long[]" : "int", f_state < 0 ? "state" : "blockSize");
-        return 0;
-    }
-    l->m = m;
-    l->id = (uint16_t)id;
-    l->rec = rec;
-    l->f_state = (uint16_t)f_state;
-    l->f_block_size = (uint16_t)f_bs;
-    return 1;
+    if (nstubs && !nlinks && id == VM_INTRINSIC_digestBase_implCompressMB && strncmp(why, "record", 6) != 0)
+        snprintf(why, whylen, "no digest record for its stubs in the program");
+    return nlinks;
 }
 
 /* "SHA3::implCompress0": HotSpot's print_short_name, holder::name */
@@ -237,20 +316,14 @@ void vm_intrinsics_link(vm_t *vm)
         const vm_method *m = p->methods[i];
         if (!(m->flags & VM_METHOD_INTRINSIC))
             continue;
-        vm_intrinsic_link l;
         vm_intrinsic_id id;
-        char why[256];
-        const char *stub_name, *stub_variant;
-        int linked = link_one(vm, m, &l, &id, why, sizeof why, &stub_name, &stub_variant);
-        /* qualified names are unique, so each id links at most one method */
-        if (linked)
-            vm->intrinsics[vm->nintrinsics++] = l;
+        char why[256], stubs[512] = "";
+        int linked = link_one(vm, m, &id, why, sizeof why, stubs, sizeof stubs);
         if (!vm->opt.print_intrinsics)
             continue;
         print_line_head(out, m);
         if (linked)
-            fprintf(out, "(intrinsic) %s: stub %s%s%s%s\n", vm_intrinsic_name(id), stub_name ? stub_name : "?",
-                    stub_variant ? " (" : "", stub_variant ? stub_variant : "", stub_variant ? ")" : "");
+            fprintf(out, "(intrinsic) %s: %s\n", vm_intrinsic_name(id), stubs);
         else if (id == VM_INTRINSIC_NONE)
             fprintf(out, "failed to inline (intrinsic): %s\n", why);
         else
@@ -260,60 +333,78 @@ void vm_intrinsics_link(vm_t *vm)
 
 /* ---- calls ---------------------------------------------------------------------------------- */
 
+/* The link of m whose record the receiver self is (or extends), or NULL. At most one per family. */
+static const vm_intrinsic_link *find_link(const vm_t *vm, const vm_method *m, const vm_obj *self)
+{
+    for (uint32_t i = 0; i < vm->nintrinsics; i++) {
+        const vm_intrinsic_link *l = &vm->intrinsics[i];
+        if (l->m == m && vm_record_is_a(vm->prog->records, self->rec, l->rec))
+            return l;
+    }
+    return NULL;
+}
+
 int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result)
 {
-    const vm_intrinsic_link *l = NULL;
-    for (uint32_t i = 0; i < vm->nintrinsics; i++)
-        if (vm->intrinsics[i].m == m) {
-            l = &vm->intrinsics[i];
-            break;
-        }
-    if (!l)
-        return 0;
-
     /*
      * What the stubs may see: the verifier already guarantees the kinds, so
      * these checks cost a few compares per block. Each failure is something
      * the bytecode answers with an exception or a result of its own.
      */
     const vm_obj *self = args[0].ref;
-    if (!self || self->kind != VM_T_RECORD || self->rec != l->rec)
+    if (!self)
         return 0;
+    const vm_intrinsic_link *l = find_link(vm, m, self);
+    if (!l)
+        return 0;
+    const struct family_shape *fs = &family_shapes[l->family];
     const vm_value *fields = (const vm_value *)(const void *)self->data;
     vm_obj *st = fields[l->f_state].ref;
     int64_t bs = fields[l->f_block_size].i;
     const vm_obj *b = args[1].ref;
     int64_t ofs = args[2].i;
     /* registers of kind int hold Java ints only by convention: the bytecode is exact for any value */
-    if (!st || st->kind != VM_T_LONGS || st->length < SHA3_LANES || !sha3_block_size_ok(bs) || !b ||
-        b->kind != VM_T_BYTES || ofs < 0 || ofs > INT32_MAX)
+    if (!st || st->kind != fs->state_kind || st->length < fs->state_len || !b || b->kind != VM_T_BYTES || ofs < 0 ||
+        ofs > INT32_MAX)
+        return 0;
+    if (fs->block_size ? bs != fs->block_size : !sha3_block_size_ok(bs))
         return 0;
     const uint8_t *bytes = (const uint8_t *)b->data;
+    const stub_routines *t = vm->opt.stubs;
 
-    switch (l->id) {
-    case VM_INTRINSIC_sha3_implCompress:
+    if (l->id != VM_INTRINSIC_digestBase_implCompressMB) {
         if (ofs + bs > b->length)
             return 0;
-        vm->opt.stubs->sha3_implCompress.fn(bytes + ofs, VM_LONGS(st), (int32_t)bs);
+        switch (l->family) {
+        case STUB_FAMILY_SHA3: t->sha3_implCompress.fn(bytes + ofs, VM_LONGS(st), (int32_t)bs); break;
+        case STUB_FAMILY_SHA1: t->sha1_implCompress.fn(bytes + ofs, VM_INTS(st)); break;
+        case STUB_FAMILY_SHA256: t->sha256_implCompress.fn(bytes + ofs, VM_INTS(st)); break;
+        case STUB_FAMILY_SHA512: t->sha512_implCompress.fn(bytes + ofs, VM_LONGS(st)); break;
+        default: return 0;
+        }
         result->i = 0;
         return 1;
-    case VM_INTRINSIC_digestBase_implCompressMB: {
-        int64_t limit = args[3].i;
-        if (limit < INT32_MIN || limit > INT32_MAX)
-            return 0;
-        /* the Java loop is `for (; ofs <= limit; ...)`; the stub's is do-while (at least one block) */
-        if (ofs > limit) {
-            result->i = ofs;
-            return 1;
-        }
-        /* the last block starts at ofs + k * bs <= limit; it must end inside b (so ofs cannot overflow) */
-        int64_t last = ofs + (limit - ofs) / bs * bs;
-        if (last + bs > b->length)
-            return 0;
-        result->i = vm->opt.stubs->sha3_implCompressMB.fn(bytes + ofs, VM_LONGS(st), (int32_t)bs, (int32_t)ofs,
-                                                           (int32_t)limit);
+    }
+    int64_t limit = args[3].i;
+    if (limit < INT32_MIN || limit > INT32_MAX)
+        return 0;
+    /* the Java loop is `for (; ofs <= limit; ...)`; the stub's is do-while (at least one block) */
+    if (ofs > limit) {
+        result->i = ofs;
         return 1;
     }
+    /* the last block starts at ofs + k * bs <= limit; it must end inside b (so ofs cannot overflow) */
+    int64_t last = ofs + (limit - ofs) / bs * bs;
+    if (last + bs > b->length)
+        return 0;
+    const uint8_t *buf = bytes + ofs;
+    int32_t o = (int32_t)ofs, lim = (int32_t)limit;
+    switch (l->family) {
+    case STUB_FAMILY_SHA3: result->i = t->sha3_implCompressMB.fn(buf, VM_LONGS(st), (int32_t)bs, o, lim); break;
+    case STUB_FAMILY_SHA1: result->i = t->sha1_implCompressMB.fn(buf, VM_INTS(st), o, lim); break;
+    case STUB_FAMILY_SHA256: result->i = t->sha256_implCompressMB.fn(buf, VM_INTS(st), o, lim); break;
+    case STUB_FAMILY_SHA512: result->i = t->sha512_implCompressMB.fn(buf, VM_LONGS(st), o, lim); break;
     default: return 0;
     }
+    return 1;
 }

@@ -139,7 +139,8 @@ typedef struct pmethod {
 
 typedef struct precord {
     msrc *src;
-    ptype *ftypes;
+    ptype *ftypes;       /* its own fields' (after the inherited ones) */
+    uint16_t ninherited; /* fields copied from the super record */
 } precord;
 
 typedef struct pstatic {
@@ -685,6 +686,8 @@ static msrc *load_module(loader *L, const char *name, size_t nlen, msrc *from, u
 
 /* ---- declarations ----------------------------------------------------------------------- */
 #define ATTR_INTRINSIC 1u
+#define ATTR_VIRTUAL   2u /* "virtual method" */
+#define ATTR_ABSTRACT  4u /* "abstract method": virtual, no body */
 
 /*
  * Does ln start a new declaration ("method main() -> int", "record R",
@@ -695,7 +698,8 @@ static msrc *load_module(loader *L, const char *name, size_t nlen, msrc *from, u
  */
 static int line_starts_declaration(const line *ln)
 {
-    static const char *const keywords[] = {"import", "const", "static", "record", "method", "native"};
+    static const char *const keywords[] = {"import", "const", "static", "record", "method", "native", "virtual",
+                                           "abstract"};
     if (ln->ntok >= 2 && tok_punct(&ln->t[0], '@') && ln->t[1].kind == TK_IDENT)
         return 1;
     if (ln->ntok < 2 || ln->t[1].kind != TK_IDENT)
@@ -709,6 +713,14 @@ static int line_starts_declaration(const line *ln)
 static void parse_record(loader *L, msrc *src, cursor *c, uint32_t *li)
 {
     const tok *name = cur_ident(c, "a record name");
+    const sym *super = NULL;
+    if (cur_more(c)) {
+        const tok *kw = cur_ident(c, "'extends' or end of line");
+        if (!tok_is(kw, "extends"))
+            fail(L, src, c->ln->no, "expected 'extends' or end of line, got '%s'", tokstr(L, kw));
+        /* the super record is declared before: in an imported module, or above in this one */
+        super = lookup_sym(L, src, cur_ident(c, "a record name"), SYM_RECORD, c->ln->no, 1);
+    }
     cur_end(c);
     vm_program *p = L->p;
     if (p->nrecords >= VM_MAX_POOL)
@@ -726,6 +738,25 @@ static void parse_record(loader *L, msrc *src, cursor *c, uint32_t *li)
     add_sym(L, src, name, SYM_RECORD, p->nrecords, c->ln->no);
     uint32_t capf = 0, capt = 0;
     strmap names = {0};
+    r->super = VM_NO_RECORD;
+    if (super) {
+        /* the super record's fields first, at the same indices (their types are resolved with it) */
+        const vm_record *sr = &p->records[super->index];
+        if (sr->depth + 1 >= VM_MAX_RECORD_DEPTH)
+            fail(L, src, r->line, "record '%s' extends a chain of %d records (at most %d)", r->name, sr->depth + 1,
+                 VM_MAX_RECORD_DEPTH - 1);
+        r->super = (uint16_t)super->index;
+        r->depth = (uint16_t)(sr->depth + 1);
+        memcpy(r->supers, sr->supers, sizeof r->supers);
+        r->fields = vm_arena_grow(L->a, r->fields, 0, &capf, sizeof *r->fields);
+        for (uint16_t f = 0; f < sr->nfields; f++) {
+            r->fields = vm_arena_grow(L->a, r->fields, r->nfields, &capf, sizeof *r->fields);
+            r->fields[r->nfields++].name = sr->fields[f].name;
+            map_put(L->a, &names, sr->fields[f].name, strlen(sr->fields[f].name), 0);
+        }
+        pr->ninherited = sr->nfields;
+    }
+    r->supers[r->depth] = (uint16_t)p->nrecords;
     for (;;) {
         (*li)++;
         if (*li >= src->nlines)
@@ -741,8 +772,12 @@ static void parse_record(loader *L, msrc *src, cursor *c, uint32_t *li)
         uint32_t prev;
         if (memchr(fname->s, '.', fname->len))
             fail(L, src, fc.ln->no, "malformed field name '%s'", tokstr(L, fname));
-        if (map_get(&names, fname->s, fname->len, &prev))
+        if (map_get(&names, fname->s, fname->len, &prev)) {
+            if (prev == 0)
+                fail(L, src, fc.ln->no, "field '%s' is %s's already (a record cannot hide an inherited field)",
+                     tokstr(L, fname), p->records[r->super].qname);
             fail(L, src, fc.ln->no, "duplicate field '%s' (first defined at line %u)", tokstr(L, fname), prev);
+        }
         map_put(L->a, &names, fname->s, fname->len, fc.ln->no);
         cur_punct(&fc, ':');
         ptype ft = cur_type(&fc);
@@ -750,9 +785,10 @@ static void parse_record(loader *L, msrc *src, cursor *c, uint32_t *li)
         if (r->nfields >= VM_MAX_REGS)
             fail(L, src, fc.ln->no, "too many fields (at most %d)", VM_MAX_REGS);
         r->fields = vm_arena_grow(L->a, r->fields, r->nfields, &capf, sizeof *r->fields);
-        pr->ftypes = vm_arena_grow(L->a, pr->ftypes, r->nfields, &capt, sizeof *pr->ftypes);
+        uint32_t own = r->nfields - pr->ninherited;
+        pr->ftypes = vm_arena_grow(L->a, pr->ftypes, own, &capt, sizeof *pr->ftypes);
         r->fields[r->nfields].name = tok_dup(L, fname);
-        pr->ftypes[r->nfields] = ft;
+        pr->ftypes[own] = ft;
         r->nfields++;
     }
     p->nrecords++;
@@ -873,7 +909,10 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
     m->qname = vm_arena_printf(L->a, "%s.%s", src->mod->name, m->name);
     m->module = src->mod;
     m->line = c->ln->no;
-    m->flags = (native ? VM_METHOD_NATIVE : 0) | ((attrs & ATTR_INTRINSIC) ? VM_METHOD_INTRINSIC : 0);
+    m->flags = (native ? VM_METHOD_NATIVE : 0) | ((attrs & ATTR_INTRINSIC) ? VM_METHOD_INTRINSIC : 0) |
+               ((attrs & (ATTR_VIRTUAL | ATTR_ABSTRACT)) ? VM_METHOD_VIRTUAL : 0) |
+               ((attrs & ATTR_ABSTRACT) ? VM_METHOD_ABSTRACT : 0);
+    m->vslot = -1;
     pm->m = m;
     pm->src = src;
     add_sym(L, src, name, SYM_METHOD, p->nmethods, c->ln->no);
@@ -914,7 +953,7 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
         pm->has_ret = 1;
     }
     cur_end(c);
-    if (native)
+    if (native || (attrs & ATTR_ABSTRACT))
         return;
     /* the body runs to a line that is just "end" */
     pm->first = *li + 1;
@@ -923,7 +962,9 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
         if (*li >= src->nlines)
             fail(L, src, m->line, "method '%s' has no 'end'", m->name);
         const line *ln = &src->lines[*li];
-        if ((tok_is(&ln->t[0], "method") || tok_is(&ln->t[0], "record")) && line_starts_declaration(ln))
+        if ((tok_is(&ln->t[0], "method") || tok_is(&ln->t[0], "record") || tok_is(&ln->t[0], "virtual") ||
+             tok_is(&ln->t[0], "abstract")) &&
+            line_starts_declaration(ln))
             fail(L, src, m->line, "method '%s' has no 'end' before line %u", m->name, ln->no);
         if (ln->ntok == 1 && tok_is(&ln->t[0], "end"))
             break;
@@ -958,7 +999,7 @@ static void parse_module(loader *L, msrc *src, const char *expect)
     for (uint32_t li = 1; li < src->nlines; li++) {
         c = (cursor){L, src, &src->lines[li], 0};
         const tok *kw = cur_next(&c, "a declaration");
-        if (attrs && !tok_is(kw, "method") && !tok_is(kw, "native") && !tok_punct(kw, '@'))
+        if (attrs && !tok_is(kw, "method") && !tok_is(kw, "native") && !tok_is(kw, "virtual") && !tok_punct(kw, '@'))
             fail(L, src, attr_line, "attribute '@IntrinsicCandidate' must precede a method");
         if (tok_punct(kw, '@')) {
             const tok *an = cur_ident(&c, "an attribute name");
@@ -999,6 +1040,14 @@ static void parse_module(loader *L, msrc *src, const char *expect)
         } else if (tok_is(kw, "method")) {
             parse_method(L, src, &c, &li, attrs, 0);
             attrs = 0;
+        } else if (tok_is(kw, "virtual") || tok_is(kw, "abstract")) {
+            int abstract = tok_is(kw, "abstract");
+            if (!tok_is(cur_ident(&c, "'method'"), "method"))
+                fail(L, src, c.ln->no, "expected '%s method'", abstract ? "abstract" : "virtual");
+            if (abstract && attrs)
+                fail(L, src, attr_line, "attribute '@IntrinsicCandidate' cannot be applied to an abstract method");
+            parse_method(L, src, &c, &li, attrs | (abstract ? ATTR_ABSTRACT : ATTR_VIRTUAL), 0);
+            attrs = 0;
         } else if (tok_is(kw, "native")) {
             if (!tok_is(cur_ident(&c, "'method'"), "method"))
                 fail(L, src, c.ln->no, "expected 'native method'");
@@ -1008,7 +1057,9 @@ static void parse_module(loader *L, msrc *src, const char *expect)
         } else if (tok_is(kw, "module")) {
             fail(L, src, c.ln->no, "one module per file ('module' may appear only on the first line)");
         } else {
-            fail(L, src, c.ln->no, "expected a declaration (import, const, static, record, method), got '%s'",
+            fail(L, src, c.ln->no,
+                 "expected a declaration (import, const, static, record, method, virtual method, abstract method), "
+                 "got '%s'",
                  tokstr(L, kw));
         }
     }
@@ -1017,12 +1068,91 @@ static void parse_module(loader *L, msrc *src, const char *expect)
 }
 
 /* ---- resolving ---------------------------------------------------------------------------- */
+
+/* m's receiver record (its first parameter's), or VM_NO_RECORD */
+static uint32_t receiver_record(const vm_method *m)
+{
+    return m->nparams && m->regtypes[0].kind == VM_T_RECORD ? m->regtypes[0].rec : VM_NO_RECORD;
+}
+
+/* Do m and over take the same arguments after the receiver and return the same type? */
+static int same_signature(const vm_method *m, const vm_method *over)
+{
+    if (m->nparams != over->nparams || m->ret.kind != over->ret.kind || m->ret.rec != over->ret.rec)
+        return 0;
+    for (uint32_t a = 1; a < m->nparams; a++)
+        if (m->regtypes[a].kind != over->regtypes[a].kind || m->regtypes[a].rec != over->regtypes[a].rec)
+            return 0;
+    return 1;
+}
+
+/*
+ * Virtual methods (Java's, with the receiver written out): a "virtual" or
+ * "abstract" method whose first parameter is record R, declared in R's module,
+ * takes a new slot in R's vtable; a method of the same name whose first
+ * parameter is a record extending R, declared in that record's module,
+ * overrides it there (and in the records extending that one). An override has
+ * the overridden method's signature after the receiver: anything else is an
+ * error, not an overload. callvirt runs vtable[slot] of the receiver's record.
+ */
+static void build_vtables(loader *L)
+{
+    vm_program *p = L->p;
+    for (uint32_t r = 0; r < p->nrecords; r++) {
+        vm_record *rec = &p->records[r];
+        const vm_record *sr = rec->super != VM_NO_RECORD ? &p->records[rec->super] : NULL;
+        uint32_t n = sr ? sr->nvirtual : 0, cap = 0;
+        const vm_method **vt = NULL;
+        for (uint32_t s = 0; s < n; s++) {
+            vt = vm_arena_grow(L->a, vt, s, &cap, sizeof *vt);
+            vt[s] = sr->vtable[s];
+        }
+        for (uint32_t i = 0; i < p->nmethods; i++) {
+            vm_method *m = p->methods[i];
+            if (receiver_record(m) != r || m->module != rec->module)
+                continue;
+            uint32_t s = 0;
+            while (s < n && strcmp(vt[s]->name, m->name) != 0)
+                s++;
+            if (s == n && !(m->flags & VM_METHOD_VIRTUAL))
+                continue; /* a plain method of the record */
+            if (s < n) {
+                if (!same_signature(m, vt[s]))
+                    fail(L, L->pm[i].src, m->line,
+                         "%s overrides %s but their signatures differ (after the receiver)", m->qname, vt[s]->qname);
+            } else {
+                if (n >= VM_MAX_POOL)
+                    fail(L, L->pm[i].src, m->line, "too many virtual methods in %s", rec->qname);
+                vt = vm_arena_grow(L->a, vt, n, &cap, sizeof *vt);
+                n++;
+            }
+            vt[s] = m;
+            m->vslot = (int32_t)s;
+        }
+        rec->vtable = vt;
+        rec->nvirtual = (uint16_t)n;
+    }
+    for (uint32_t i = 0; i < p->nmethods; i++) {
+        vm_method *m = p->methods[i];
+        if ((m->flags & VM_METHOD_VIRTUAL) && m->vslot < 0)
+            fail(L, L->pm[i].src, m->line,
+                 "virtual method %s must take a record declared in module %s as its first parameter", m->qname,
+                 m->module->name);
+    }
+}
+
 static void resolve_declarations(loader *L)
 {
     vm_program *p = L->p;
-    for (uint32_t r = 0; r < p->nrecords; r++)
-        for (uint32_t f = 0; f < p->records[r].nfields; f++)
-            p->records[r].fields[f].type = resolve_type(L, L->pr[r].src, &L->pr[r].ftypes[f], 0, 0);
+    /* records are in declaration order, so a super record's types are resolved before its extensions' */
+    for (uint32_t r = 0; r < p->nrecords; r++) {
+        vm_record *rec = &p->records[r];
+        uint16_t inh = L->pr[r].ninherited;
+        for (uint32_t f = 0; f < inh; f++)
+            rec->fields[f].type = p->records[rec->super].fields[f].type;
+        for (uint32_t f = inh; f < rec->nfields; f++)
+            rec->fields[f].type = resolve_type(L, L->pr[r].src, &L->pr[r].ftypes[f - inh], 0, 0);
+    }
     for (uint32_t s = 0; s < p->nstatics; s++) {
         vm_static *st = &p->statics[s];
         pstatic *ps = &L->ps[s];
@@ -1061,6 +1191,7 @@ static void resolve_declarations(loader *L)
                 fail(L, pm->src, m->line, "no native implementation of '%s'", m->qname);
         }
     }
+    build_vtables(L);
 }
 
 /* ---- assembling a method ------------------------------------------------------------------ */
@@ -1334,7 +1465,7 @@ static int32_t jump_offset(masm *A, uint32_t target, uint32_t from, uint32_t lin
  * argument on (CALLV). The assembler checks that the registers are
  * consecutive; the verifier checks their types against the signature.
  */
-static void assemble_call(masm *A, cursor *c, uint32_t *pc)
+static void assemble_call(masm *A, cursor *c, uint32_t *pc, int virtual)
 {
     loader *L = A->L;
     vm_method *m = A->m;
@@ -1347,6 +1478,10 @@ static void assemble_call(masm *A, cursor *c, uint32_t *pc)
     }
     const sym *s = lookup_sym(L, A->src, mt, SYM_METHOD, no, 1);
     const vm_method *callee = L->p->methods[s->index];
+    if (virtual && callee->vslot < 0)
+        fail(L, A->src, no, "callvirt %s: not a virtual method (use call)", callee->qname);
+    if (!virtual && (callee->flags & VM_METHOD_ABSTRACT))
+        fail(L, A->src, no, "call %s: the method is abstract: it has no body to call (use callvirt)", callee->qname);
     uint32_t regs[VM_MAX_REGS + 1], nargs = 0;
     cur_punct(c, '(');
     if (!cur_accept(c, ')')) {
@@ -1397,7 +1532,8 @@ static void assemble_call(masm *A, cursor *c, uint32_t *pc)
                 fail(L, A->src, no, "call %s: arguments must be consecutive registers: argument %u must be r%u, not %s (r%u)",
                      callee->qname, k + 1, base + k, m->regnames[regs[k]], regs[k]);
     }
-    m->code[*pc] = MK_ABx(is_void ? OP_CALLV : OP_CALL, base, s->index);
+    vm_opcode op = virtual ? (is_void ? OP_CALLVIRTV : OP_CALLVIRT) : (is_void ? OP_CALLV : OP_CALL);
+    m->code[*pc] = MK_ABx(op, base, s->index);
     m->lines[*pc] = no;
     (*pc)++;
 }
@@ -1409,8 +1545,8 @@ static void assemble_insn(masm *A, cursor *c, uint32_t *pc)
     vm_method *m = A->m;
     uint32_t no = c->ln->no;
     const tok *mn = cur_ident(c, "a mnemonic");
-    if (tok_is(mn, "call"))
-        return assemble_call(A, c, pc);
+    if (tok_is(mn, "call") || tok_is(mn, "callvirt"))
+        return assemble_call(A, c, pc, tok_is(mn, "callvirt"));
     /* operands: single tokens separated by commas */
     const tok *ops[8];
     int nops = 0;
@@ -1638,7 +1774,7 @@ static vm_program *load(const char *path, const char *dir_in, const char *text_i
     parse_module(&L, main, NULL);
     resolve_declarations(&L);
     for (uint32_t i = 0; i < L.p->nmethods; i++)
-        if (!(L.pm[i].m->flags & VM_METHOD_NATIVE))
+        if (!(L.pm[i].m->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT)))
             assemble_method(&L, &L.pm[i]);
     for (uint32_t i = 0; i < L.p->nmethods; i++)
         if (vm_verify_method(L.p, L.p->methods[i], err, errlen) != 0)

@@ -238,7 +238,14 @@ typedef enum vm_okind {
     X(CALLV,  "call",     iABx, K_RWIN, K_METH,  K__, K__, VM_OPF_THROWS | VM_OPF_ALLOC,                       \
       "method Bx(R[A], ..., R[A+n-1])  (a void method; A is 0 when n is 0)")                                   \
     X(RET,    "ret",      iABC, K_RANY, K__,     K__, K__, VM_OPF_NOFALL, "return R[A]")                       \
-    X(RETV,   "ret",      iABC, K__,    K__,     K__, K__, VM_OPF_NOFALL, "return (void method)")
+    X(RETV,   "ret",      iABC, K__,    K__,     K__, K__, VM_OPF_NOFALL, "return (void method)")              \
+    /* virtual calls and casts (records that extend records) */                                               \
+    X(CALLVIRT,  "callvirt", iABx, K_RWIN, K_METH, K__, K__, VM_OPF_THROWS | VM_OPF_ALLOC,                     \
+      "R[A] := virtual method Bx(R[A+1], ...): the body is the one R[A+1]'s record has")                      \
+    X(CALLVIRTV, "callvirt", iABx, K_RWIN, K_METH, K__, K__, VM_OPF_THROWS | VM_OPF_ALLOC,                     \
+      "virtual method Bx(R[A], ...)  (a void method): the body is the one R[A]'s record has")                 \
+    X(CHECKCAST, "checkcast", iABC, K_RREC, K_RREC, K__, K__, VM_OPF_THROWS,                                   \
+      "R[A] := R[B] if it is null or a record of R[A]'s type, else ClassCastException")
 
 typedef enum vm_opcode {
 #define X(name, mn, fmt, a, b, c, d, fl, doc) OP_##name,

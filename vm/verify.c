@@ -56,15 +56,16 @@ static int verr(vctx *v, const char *fmt, ...)
 
 static const char *tname(const vctx *v, vm_type t, char *buf) { return vm_type_name(v->p, t, buf, 64); }
 
-/* Can a value of type src be stored where dst is expected? */
-static int assignable(vm_type dst, vm_type src)
+/* Can a value of type src be stored where dst is expected? (A record is also what it extends.) */
+static int assignable_in(const vm_program *p, vm_type dst, vm_type src)
 {
     if (vm_type_is_int(dst))
         return vm_type_is_int(src);
     if (dst.kind == VM_T_OBJECT)
         return vm_type_is_ref(src);
-    return dst.kind == src.kind && (dst.kind != VM_T_RECORD || dst.rec == src.rec);
+    return dst.kind == src.kind && (dst.kind != VM_T_RECORD || vm_record_is_a(p->records, src.rec, dst.rec));
 }
+#define assignable(dst, src) assignable_in(v->p, (dst), (src))
 
 static const char *const kind_text[] = {
     [K_RI] = "int or long", [K_RREF] = "a reference", [K_RARR] = "an array", [K_RBA] = "byte[]",
@@ -105,14 +106,21 @@ static int check_call(vctx *v, int op, uint32_t a, uint32_t mi)
     const vm_method *callee = v->p->methods[mi];
     const vm_method *m = v->m;
     int is_void = callee->ret.kind == VM_T_VOID;
-    if (op == OP_CALL && is_void)
-        return verr(v, "call: %s returns void (use the void form)", callee->qname);
-    if (op == OP_CALLV && !is_void)
-        return verr(v, "call: %s returns %s (use the form with a result)", callee->qname,
+    int virtual = op == OP_CALLVIRT || op == OP_CALLVIRTV, with_result = op == OP_CALL || op == OP_CALLVIRT;
+    const char *mn = virtual ? "callvirt" : "call";
+    if (with_result && is_void)
+        return verr(v, "%s: %s returns void (use the void form)", mn, callee->qname);
+    if (!with_result && !is_void)
+        return verr(v, "%s: %s returns %s (use the form with a result)", mn, callee->qname,
                     tname(v, callee->ret, b1));
-    uint32_t first = op == OP_CALL ? a + 1 : a;   /* first argument register */
+    /* a virtual call needs a slot (a receiver to dispatch on); an abstract method has no body to call directly */
+    if (virtual && callee->vslot < 0)
+        return verr(v, "callvirt: %s is not a virtual method", callee->qname);
+    if (!virtual && (callee->flags & VM_METHOD_ABSTRACT))
+        return verr(v, "call: %s is abstract (use callvirt)", callee->qname);
+    uint32_t first = with_result ? a + 1 : a;     /* first argument register */
     uint32_t end = first + callee->nparams;       /* one past the last */
-    if (op == OP_CALLV && callee->nparams == 0)
+    if (!with_result && callee->nparams == 0)
         return a == 0 ? 0 : verr(v, "call %s: operand A must be 0 (no arguments, no result)", callee->qname);
     if (end > m->nregs || a >= m->nregs)
         return verr(v, "call %s: registers r%u..r%u out of range (method has %u registers)", callee->qname, a,
@@ -171,7 +179,12 @@ static int check_special(vctx *v, int op, const uint32_t f[4])
         break;
     }
     case OP_CALL:
-    case OP_CALLV: return check_call(v, op, f[0], f[1]);
+    case OP_CALLV:
+    case OP_CALLVIRT:
+    case OP_CALLVIRTV: return check_call(v, op, f[0], f[1]);
+    case OP_CHECKCAST:
+        /* a cast down (or sideways, which fails at run time as in Java): both are records, checked above */
+        break;
     case OP_RET:
         if (m->ret.kind == VM_T_VOID)
             return verr(v, "ret: %s returns void, so 'ret' takes no operand", m->qname);
@@ -190,7 +203,7 @@ static int check_special(vctx *v, int op, const uint32_t f[4])
 int vm_verify_method(const vm_program *p, const vm_method *m, char *err, size_t errlen)
 {
     vctx v = {p, m, err, errlen, 0};
-    if (m->flags & VM_METHOD_NATIVE)
+    if (m->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT))
         return 0;
     if (m->nregs > VM_MAX_REGS || m->nparams > m->nregs)
         return verr(&v, "bad register count %u", m->nregs);

@@ -22,6 +22,8 @@ static const char *const exc_classes[] = {
     [VM_EXC_IOOBE] = "java.lang.IndexOutOfBoundsException",
     [VM_EXC_NAMED] = "",
     [VM_EXC_ILLEGAL_ARGUMENT] = "java.lang.IllegalArgumentException",
+    [VM_EXC_CLASS_CAST] = "java.lang.ClassCastException",
+    [VM_EXC_ABSTRACT_METHOD] = "java.lang.AbstractMethodError",
 };
 
 const char *vm_exc_class(vm_exc e) { return exc_classes[e]; }

@@ -23,6 +23,8 @@
 #define VM_MAX_POOL     65536      /* entries in each program-wide pool (16-bit Bx) */
 #define VM_MAX_ARRAY    0x7ffffffd /* Java's largest array (Integer.MAX_VALUE - 2) */
 #define VM_MAX_ROOTS    16         /* C-held references (vm_push_root) */
+#define VM_MAX_RECORD_DEPTH 8      /* records in an extends chain, the record itself included */
+#define VM_NO_RECORD    0xffffu    /* vm_record.super of a record that extends nothing */
 #define VM_MAX_SOURCE_BYTES ((size_t)16 << 20) /* a program or module file (docs/cli.md, Limits) */
 
 /* ---- types ---------------------------------------------------------------- */
@@ -81,6 +83,8 @@ enum { VM_OK = 0, VM_EXCEPTION = 1, VM_EXIT = 2 };
 
 #define VM_METHOD_NATIVE    1u /* body is a C function */
 #define VM_METHOD_INTRINSIC 2u /* @IntrinsicCandidate: a stub may replace the body */
+#define VM_METHOD_VIRTUAL   4u /* declared "virtual": callvirt picks the receiver's override */
+#define VM_METHOD_ABSTRACT  8u /* declared "abstract": no body, an extending record overrides it */
 
 struct vm_method {
     const char *name;       /* simple name, e.g. "implCompress0" */
@@ -97,6 +101,8 @@ struct vm_method {
     uint32_t ncode;
     uint32_t *lines;        /* source line of each instruction */
     vm_native_fn native;    /* when VM_METHOD_NATIVE */
+    int32_t vslot;          /* its slot in the vtables of its receiver's record and the records
+                               extending it, or -1: not virtual (vm/loader.c, "virtual methods") */
 };
 
 typedef struct vm_field {
@@ -104,14 +110,34 @@ typedef struct vm_field {
     vm_type type;
 } vm_field;
 
+/*
+ * A record type. A record may extend one other (Java's single inheritance):
+ * its fields start with all of its super record's, at the same indices, and
+ * a value of it may stand wherever the super record is expected. supers[d]
+ * is the ancestor at depth d (supers[depth] the record itself), so "is R a
+ * Q?" is one compare: Q.depth <= R.depth && R.supers[Q.depth] == Q.
+ */
 typedef struct vm_record {
     const char *name;       /* simple name */
     const char *qname;      /* "Module.Name" */
     vm_module *module;
     uint32_t line;
-    uint16_t nfields;
+    uint16_t nfields;       /* the super record's first */
     vm_field *fields;
+    uint16_t super;         /* the record it extends, or VM_NO_RECORD */
+    uint16_t depth;         /* 0 for a record that extends nothing */
+    uint16_t supers[VM_MAX_RECORD_DEPTH];
+    uint16_t nvirtual;      /* vtable entries */
+    const vm_method **vtable; /* slot -> the body a receiver of this record runs (may be abstract) */
 } vm_record;
+
+/* Is a value of record sub a record sup (sub itself, or extending it)? */
+static inline int vm_record_is_a(const vm_record *records, uint16_t sub, uint16_t sup)
+{
+    const vm_record *r = &records[sub];
+    uint16_t d = records[sup].depth;
+    return d <= r->depth && r->supers[d] == sup;
+}
 
 typedef struct vm_static {
     const char *name;
@@ -221,7 +247,9 @@ typedef enum vm_exc {
     VM_EXC_OOM,              /* java.lang.OutOfMemoryError */
     VM_EXC_IOOBE,            /* java.lang.IndexOutOfBoundsException */
     VM_EXC_NAMED,            /* any other class, named in vm_t.exc_name (Sys.throwNew) */
-    VM_EXC_ILLEGAL_ARGUMENT  /* java.lang.IllegalArgumentException */
+    VM_EXC_ILLEGAL_ARGUMENT, /* java.lang.IllegalArgumentException */
+    VM_EXC_CLASS_CAST,       /* java.lang.ClassCastException */
+    VM_EXC_ABSTRACT_METHOD   /* java.lang.AbstractMethodError */
 } vm_exc;
 
 typedef struct vm_frame {
@@ -239,12 +267,14 @@ typedef struct vm_frame {
 typedef struct vm_intrinsic_link {
     const vm_method *m;     /* the candidate */
     uint16_t id;            /* vm_intrinsic_id */
-    uint16_t rec;           /* the record `this` must be */
-    uint16_t f_state;       /* its long[] state field */
+    uint16_t rec;           /* the record `this` must be (or extend) */
+    uint16_t f_state;       /* its state field: long[] (SHA-3, SHA-512) or int[] (SHA-1, SHA-256) */
     uint16_t f_block_size;  /* its int blockSize field */
+    uint16_t family;        /* stub_family (stubs/stubdeclarations.h): whose stub runs */
 } vm_intrinsic_link;
 
-#define VM_MAX_INTRINSIC_LINKS 8 /* at least VM_INTRINSIC_COUNT - 1: one method per id */
+/* one per single-block id, and one per family for _digestBase_implCompressMB */
+#define VM_MAX_INTRINSIC_LINKS 16
 
 typedef struct vm_heap {
     vm_obj *objects;        /* all objects, newest first */
