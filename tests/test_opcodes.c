@@ -65,6 +65,26 @@ typedef struct op_case {
 #define X_H    "method h(x: long)\n    putstatic x, S\n    ret\nend\n"
 #define X_BUMP "method bump()\n    var x: long\n    getstatic x, S\n    add x, x, 1\n    putstatic x, S\n    ret\nend\n"
 #define X_LEN  "method len(x: byte[]) -> long\n    var n: long\n    alen n, x\n    ret n\nend\n"
+/* X extends DigestBase.Digest with implCompress summing a block's bytes into sum, implDigest writing sum (8
+   bytes, little-endian), implReset clearing it: userDigest(n) feeds n bytes of 1 with 4-byte blocks, so the
+   digest is 4 * (n / 4): DigestBase.update, its buffer and its multi-block loop reach the overrides */
+#define X_USER                                                                                                \
+    "import DigestBase\nrecord X extends DigestBase.Digest\n    sum: long\nend\n"                          \
+    "method implCompress(this: X, b: byte[], ofs: int)\n    var s, v, i, n: long\n    getfield s, this, sum\n" \
+    "    getfield n, this, blockSize\n    ldi i, 0\nloop:\n    baload v, b, ofs\n    add s, s, v\n"             \
+    "    add ofs, ofs, 1\n    add i, i, 1\n    blt i, n, loop\n    putfield this, sum, s\n    ret\nend\n"       \
+    "method implDigest(this: X, out: byte[], ofs: int)\n    var s: long\n    getfield s, this, sum\n"         \
+    "    stle64 out, ofs, s\n    ret\nend\n"                                                                 \
+    "method implReset(this: X)\n    var z: long\n    ldi z, 0\n    putfield this, sum, z\n    ret\nend\n"       \
+    "method userDigest(n: long) -> long\n    var d: X\n    var b: byte[]\n    var k, one, r: long\n"           \
+    "    var u_d: DigestBase.Digest\n    var u_b: byte[]\n    var u_ofs, u_len: int\n    var out: byte[]\n"   \
+    "    var q_d: DigestBase.Digest\n    new d, X\n    ldi k, 4\n    putfield d, blockSize, k\n"             \
+    "    newarray b, k\n    putfield d, buffer, b\n    ldi k, 8\n    putfield d, digestLength, k\n"           \
+    "    newarray b, n\n    ldi k, 0\n    ldi one, 1\nfill:\n    bge k, n, fed\n    bastore b, k, one\n"     \
+    "    add k, k, 1\n    jmp fill\nfed:\n    mov u_d, d\n    mov u_b, b\n    ldi u_ofs, 0\n    mov u_len, n\n" \
+    "    call DigestBase.update(u_d, u_b, u_ofs, u_len)\n    mov q_d, d\n    call out = DigestBase.digest(q_d)\n" \
+    "    ldi k, 0\n    ldle64 r, out, k\n    ret r\nend\n"
+
 /* md(alg): MessageDigest.getInstance of SHA-1 (1), SHA-256 (2), SHA3-256 (3) or SHAKE128 (else); first(alg):
    the first byte of the digest of nothing, through callvirt engineDigest; squeezeThenUpdate(alg): SHA3.squeeze
    (a checkcast to SHA3.SHA3), then callvirt engineUpdate (SHA3's override throws after a squeeze) */
@@ -490,6 +510,10 @@ static const op_case cases[] = {
     CE("checkcast of null is null", X_MD, "call r = T.castNull()", 0, 0, 5),
     CEX("callvirt on null throws", X_MD, "call r = T.nullCall()", 0, 0, VM_EXC_NPE),
     CEX("callvirt of an abstract method throws", X_MD, "call r = T.abstractCall()", 0, 0, VM_EXC_ABSTRACT_METHOD),
+    CE("a program's own digest record overrides DigestBase's methods", X_USER, "mov t, a\ncall r = T.userDigest(t)", 10,
+       0, 8),
+    CE("a program's own digest, digested twice", X_USER, "mov t, a\ncall r = T.userDigest(t)\nmov u, r\n"
+       "mov t, a\ncall r = T.userDigest(t)\nadd r, r, u", 13, 0, 24),
 };
 
 #define NCASES (sizeof cases / sizeof cases[0])

@@ -377,6 +377,55 @@ static const text_case text_cases[] = {
     CASE("unknown constant", "module T\nconst K = J\n", 2, "unknown constant 'J'"),
     CASE("qualified constant name", "module T\nconst T.K = 1\n", 2, "a constant name cannot be qualified: 'T.K'"),
     CASE("constant without =", "module T\nconst K 5\n", 2, "expected '=', got '5'"),
+
+    /* ---- records that extend records, virtual and abstract methods ---- */
+    CASE("extends an unknown record", "module T\nrecord Q extends P\n    y: long\nend\n", 2, "unknown record 'P'"),
+    CASE("extends a record declared below", "module T\nrecord Q extends P\nend\nrecord P\nend\n", 2,
+         "unknown record 'P'"),
+    CASE("extends something else", "module T\nconst P = 1\nrecord Q extends P\nend\n", 3,
+         "'P' is a constant, not a record"),
+    CASE("junk instead of extends", "module T\nrecord P\nend\nrecord Q implements P\nend\n", 4,
+         "expected 'extends' or end of line, got 'implements'"),
+    CASE("junk after the super record", "module T\nrecord P\nend\nrecord Q extends P P\nend\n", 4,
+         "unexpected 'P'"),
+    CASE("a field hides an inherited one", "module T\nrecord P\n    x: long\nend\nrecord Q extends P\n    x: int\nend\n",
+         6, "field 'x' is T.P's already (a record cannot hide an inherited field)"),
+    CASE("an extends chain too long",
+         "module T\nrecord R0\nend\nrecord R1 extends R0\nend\nrecord R2 extends R1\nend\nrecord R3 extends R2\nend\n"
+         "record R4 extends R3\nend\nrecord R5 extends R4\nend\nrecord R6 extends R5\nend\nrecord R7 extends R6\nend\n"
+         "record R8 extends R7\nend\n",
+         18, "record 'R8' extends a chain of 8 records (at most 7)"),
+    CASE("a virtual method without a record receiver", "module T\nvirtual method f(x: long)\n    ret\nend\n", 2,
+         "virtual method T.f must take a record declared in module T as its first parameter"),
+    CASE("a virtual method on another module's record",
+         "module T\nimport DigestBase\nvirtual method f(d: DigestBase.Digest)\n    ret\nend\n", 3,
+         "virtual method T.f must take a record declared in module T as its first parameter"),
+    CASE("an override with another signature",
+         "module T\nimport DigestBase\nrecord X extends DigestBase.Digest\nend\n"
+         "method implCompress(this: X, b: byte[])\n    ret\nend\n",
+         5, "T.implCompress overrides DigestBase.implCompress but their signatures differ (after the receiver)"),
+    CASE("an override with another result",
+         "module T\nimport DigestBase\nrecord X extends DigestBase.Digest\nend\n"
+         "method engineDigest(this: X) -> long[]\n    var r: long[]\n    ret r\nend\n",
+         5, "T.engineDigest overrides DigestBase.engineDigest but their signatures differ"),
+    CASE("callvirt of a plain method", GBODY("    callvirt x = T.g(x, y)\n"), 5,
+         "callvirt T.g: not a virtual method (use call)"),
+    CASE("call of an abstract method",
+         "module T\nimport DigestBase\nmethod f(d: DigestBase.Digest)\n    call DigestBase.implReset(d)\n    ret\nend\n",
+         4, "call DigestBase.implReset: the method is abstract: it has no body to call (use callvirt)"),
+    CASE("callvirt with a receiver of another record",
+         "module T\nimport DigestBase\nrecord P\nend\nmethod f(p: P)\n    callvirt DigestBase.implReset(p)\n    ret\nend\n",
+         6, "argument 1 (p) is T.P, expected DigestBase.Digest"),
+    CASE("an abstract method with an attribute", "module T\nrecord P\nend\n@IntrinsicCandidate\nabstract method f(p: P)\n",
+         4, "attribute '@IntrinsicCandidate' cannot be applied to an abstract method"),
+    CASE("an abstract method with a body", "module T\nrecord P\nend\nabstract method f(p: P)\n    ret\nend\n", 5,
+         "expected a declaration"),
+    CASE("virtual without method", "module T\nvirtual f()\n", 2, "expected 'virtual method'"),
+    CASE("checkcast of a non-record", RBODY("    checkcast p, s\n"), 13, "operand B is s of type byte[], expected a record"),
+    CASE("a record up-cast the wrong way",
+         "module T\nimport DigestBase\nimport SHA2\nmethod f(d: DigestBase.Digest)\n    var s: SHA2.SHA2\n"
+         "    mov s, d\n    ret\nend\n",
+         6, "mov: cannot move d (DigestBase.Digest) to s (SHA2.SHA2)"),
 };
 
 static void run_text_case(void **state)

@@ -999,7 +999,8 @@ static void parse_module(loader *L, msrc *src, const char *expect)
     for (uint32_t li = 1; li < src->nlines; li++) {
         c = (cursor){L, src, &src->lines[li], 0};
         const tok *kw = cur_next(&c, "a declaration");
-        if (attrs && !tok_is(kw, "method") && !tok_is(kw, "native") && !tok_is(kw, "virtual") && !tok_punct(kw, '@'))
+        if (attrs && !tok_is(kw, "method") && !tok_is(kw, "native") && !tok_is(kw, "virtual") &&
+            !tok_is(kw, "abstract") && !tok_punct(kw, '@'))
             fail(L, src, attr_line, "attribute '@IntrinsicCandidate' must precede a method");
         if (tok_punct(kw, '@')) {
             const tok *an = cur_ident(&c, "an attribute name");

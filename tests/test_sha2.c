@@ -1,0 +1,328 @@
+/*
+ * tests/test_sha2.c — SHA-1 and SHA-2 through the bytecode library
+ * (vm/lib/SHA.mva, SHA2.mva, SHA5.mva via MessageDigest and DigestBase),
+ * driven by tests/data/DigestTest.mva with vm_call, against OpenSSL's
+ * libcrypto and the FIPS 180-4 examples:
+ *
+ *   (a) every algorithm (SHA-1, SHA-224, SHA-256, SHA-384, SHA-512,
+ *       SHA-512/224, SHA-512/256) on every length 0..1000, in one update
+ *       and in chunks of 13 bytes (the buffer filled, compressed, refilled);
+ *   (b) multi-block inputs (4 KiB to 64 KiB + 17) in updates of sizes that
+ *       cross the block boundary every way (1, 63, 64, 65, 127, 128, 129,
+ *       1000, all at once), so DigestBase.implCompressMultiBlock runs with
+ *       ofs at every alignment;
+ *   (c) one object digesting three times (digest resets it: implReset);
+ *   (d) the FIPS 180-4 examples ("abc", the 448- and 896-bit messages, one
+ *       million 'a') against their published digests;
+ *   (e) names: every one the JDK's MessageDigests benchmark uses is known,
+ *       "sha-256" and "SHA256" are not.
+ *
+ * `test_sha2 --stubs STUB VARIANT OPTION...` runs all of it with the stubs
+ * the -XX options give (as the launcher generates them), after checking
+ * that the stub table's entry STUB ("sha256_implCompress") is VARIANT and
+ * that both of the family's candidates linked; where that variant does not
+ * run here the test exits 77 (skipped), never passed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <openssl/evp.h>
+
+#include "intrinsics.h"
+#include "sha3_driver.h"
+#include "testutil.h"
+
+typedef struct alg {
+    const char *name;           /* the JDK's */
+    const EVP_MD *(*md)(void);  /* OpenSSL's */
+    int family;                 /* stub_family of its stubs */
+} alg;
+
+static const alg ALGS[] = {
+    {"SHA-1", EVP_sha1, STUB_FAMILY_SHA1},           {"SHA-224", EVP_sha224, STUB_FAMILY_SHA256},
+    {"SHA-256", EVP_sha256, STUB_FAMILY_SHA256},     {"SHA-384", EVP_sha384, STUB_FAMILY_SHA512},
+    {"SHA-512", EVP_sha512, STUB_FAMILY_SHA512},     {"SHA-512/224", EVP_sha512_224, STUB_FAMILY_SHA512},
+    {"SHA-512/256", EVP_sha512_256, STUB_FAMILY_SHA512},
+};
+#define NALGS (int)(sizeof ALGS / sizeof ALGS[0])
+
+#define MSG_MAX ((size_t)65536 + 17)
+static uint8_t msgbuf[MSG_MAX];
+
+static vm_program *prog;
+static const vm_method *m_hash, *m_known;
+/* --stubs: the stub table the VM links (set once in main) and the family it must link; NULL: the bytecode */
+static const stub_routines *linked_stubs;
+static int linked_family = -1;
+
+static vm_t *new_vm(void)
+{
+    char err[256];
+    vm_options opt = {.heap_max = (size_t)8 << 20, .stubs = linked_stubs};
+    vm_t *vm = vm_new(prog, &opt, err, sizeof err);
+    if (!vm)
+        fail_msg("vm_new: %s", err);
+    if (linked_family >= 0) {
+        /* both of the family's candidates (its implCompress0 and the multi-block one) run its stubs */
+        int single = 0, multi = 0;
+        for (uint32_t i = 0; i < vm->nintrinsics; i++) {
+            if (vm->intrinsics[i].family != linked_family)
+                continue;
+            multi += vm->intrinsics[i].id == VM_INTRINSIC_digestBase_implCompressMB;
+            single += vm->intrinsics[i].id != VM_INTRINSIC_digestBase_implCompressMB;
+        }
+        if (single != 1 || multi != 1)
+            fail_msg("the family's stubs did not link (single-block %d, multi-block %d)", single, multi);
+    }
+    return vm;
+}
+
+/* DigestTest.hash(name, msg[0..len), chunk, times) into out; returns the digest's length */
+static size_t vm_hash(vm_t *vm, const char *name, const uint8_t *msg, size_t len, int chunk, int times,
+                      uint8_t out[64])
+{
+    char ctx[128];
+    snprintf(ctx, sizeof ctx, "%s of %zu bytes in chunks of %d", name, len, chunk);
+    vm_value args[4];
+    vm_obj *n = sd_new_bytes(vm, (const uint8_t *)name, strlen(name));
+    vm_push_root(vm, &n);
+    vm_obj *m = sd_new_bytes(vm, msg, len);
+    vm_pop_roots(vm, 1);
+    args[0].ref = n;
+    args[1].ref = m;
+    args[2].i = chunk;
+    args[3].i = times;
+    vm_value r = sd_call(vm, ctx, m_hash, args);
+    return sd_result_bytes(ctx, r, out, 64);
+}
+
+static size_t evp_hash(const alg *a, const uint8_t *msg, size_t len, uint8_t out[64])
+{
+    unsigned n = 0;
+    assert_int_equal(EVP_Digest(msg, len, out, &n, a->md(), NULL), 1);
+    return n;
+}
+
+static void expect_digest(const alg *a, const uint8_t *msg, size_t len, const uint8_t *got, size_t got_len,
+                          const char *how)
+{
+    uint8_t want[64];
+    size_t want_len = evp_hash(a, msg, len, want);
+    if (got_len != want_len || memcmp(got, want, want_len) != 0) {
+        char g[129] = "", w[129] = "";
+        for (size_t i = 0; i < got_len && i < 64; i++)
+            snprintf(g + 2 * i, 3, "%02x", got[i]);
+        for (size_t i = 0; i < want_len; i++)
+            snprintf(w + 2 * i, 3, "%02x", want[i]);
+        fail_msg("%s of %zu bytes (%s):\n  minivm  %s\n  OpenSSL %s", a->name, len, how, g, w);
+    }
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    char err[1024];
+    sd_fill_messages(msgbuf, sizeof msgbuf, 0x5a2);
+    prog = vm_load_file(tu_source_path("tests/data/DigestTest.mva"), err, sizeof err);
+    if (!prog) {
+        fprintf(stderr, "tests/data/DigestTest.mva did not load: %s\n", err);
+        return -1;
+    }
+    m_hash = vm_find_method(prog, "DigestTest.hash");
+    m_known = vm_find_method(prog, "DigestTest.known");
+    return m_hash && m_known ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    vm_program_free(prog);
+    return 0;
+}
+
+/* (a) lengths 0..1000, whole and in chunks of 13 */
+static void test_lengths(void **state)
+{
+    const alg *a = *state;
+    vm_t *vm = new_vm();
+    uint8_t out[64];
+    for (size_t len = 0; len <= 1000; len++) {
+        size_t n = vm_hash(vm, a->name, msgbuf, len, 0, 1, out);
+        expect_digest(a, msgbuf, len, out, n, "one update");
+        if (len % 5 == 0) {
+            n = vm_hash(vm, a->name, msgbuf + 1, len, 13, 1, out);
+            expect_digest(a, msgbuf + 1, len, out, n, "chunks of 13");
+        }
+    }
+    vm_free(vm);
+}
+
+/* (b) multi-block inputs in updates that cross the block boundary every way */
+static void test_multi_block(void **state)
+{
+    const alg *a = *state;
+    static const size_t lens[] = {4096, 4097, 8191, 65536 + 17};
+    static const int chunks[] = {0, 1000, 129, 128, 127, 65, 64, 63, 1};
+    vm_t *vm = new_vm();
+    uint8_t out[64];
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+        for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+            if (chunks[c] == 1 && lens[i] > 4097)
+                continue; /* a byte at a time: once is enough */
+            char how[32];
+            snprintf(how, sizeof how, "chunks of %d", chunks[c]);
+            size_t n = vm_hash(vm, a->name, msgbuf, lens[i], chunks[c], 1, out);
+            expect_digest(a, msgbuf, lens[i], out, n, how);
+        }
+    vm_free(vm);
+}
+
+/* (c) digest resets the object: the third digest of the same message is the first's */
+static void test_reuse(void **state)
+{
+    const alg *a = *state;
+    vm_t *vm = new_vm();
+    uint8_t out[64];
+    size_t n = vm_hash(vm, a->name, msgbuf, 300, 100, 3, out);
+    expect_digest(a, msgbuf, 300, out, n, "the third digest of one object");
+    vm_free(vm);
+}
+
+/* (d) the FIPS 180-4 examples (its Appendix A messages and one million 'a') */
+static void test_fips_examples(void **state)
+{
+    (void)state;
+    static const char m448[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    static const char m896[] = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrs"
+                               "mnopqrstnopqrstu";
+    static uint8_t million[1000000];
+    memset(million, 'a', sizeof million);
+    static const struct {
+        const char *alg;
+        const uint8_t *msg;
+        size_t len;
+        const char *hex;
+    } ex[] = {
+        {"SHA-1", (const uint8_t *)"abc", 3, "a9993e364706816aba3e25717850c26c9cd0d89d"},
+        {"SHA-1", (const uint8_t *)m448, 56, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
+        {"SHA-1", million, sizeof million, "34aa973cd4c4daa4f61eeb2bdbad27316534016f"},
+        {"SHA-256", (const uint8_t *)"abc", 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"SHA-256", (const uint8_t *)m448, 56, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        {"SHA-256", million, sizeof million, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"},
+        {"SHA-512", (const uint8_t *)"abc", 3,
+         "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e"
+         "2a9ac94fa54ca49f"},
+        {"SHA-512", (const uint8_t *)m896, 112,
+         "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26"
+         "545e96e55b874be909"},
+        {"SHA-512", million, sizeof million,
+         "e718483d0ce769644e2e42c7bc15b4638e1f98b13b2044285632a803afa973ebde0ff244877ea60a4cb0432ce577c31beb009c5c2c49aa2e"
+         "4eadb217ad8cc09b"},
+    };
+    vm_t *vm = new_vm();
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        uint8_t out[64];
+        char got[129] = "";
+        size_t n = vm_hash(vm, ex[i].alg, ex[i].msg, ex[i].len, 1000, 1, out);
+        for (size_t k = 0; k < n; k++)
+            snprintf(got + 2 * k, 3, "%02x", out[k]);
+        if (strcmp(got, ex[i].hex) != 0)
+            fail_msg("%s of the %zu-byte example: %s, FIPS 180-4 says %s", ex[i].alg, ex[i].len, got, ex[i].hex);
+    }
+    vm_free(vm);
+}
+
+/* (e) the names */
+static void test_names(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        int known;
+    } names[] = {{"SHA-1", 1},    {"SHA-224", 1},     {"SHA-256", 1},     {"SHA-384", 1},  {"SHA-512", 1},
+                 {"SHA3-256", 1}, {"SHA3-512", 1},    {"SHA-512/224", 1}, {"SHA-512/256", 1}, {"sha-256", 0},
+                 {"SHA256", 0},   {"SHA-512/384", 0}, {"MD5", 0},         {"", 0}};
+    vm_t *vm = new_vm();
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        vm_value args[1] = {{.ref = sd_new_bytes(vm, (const uint8_t *)names[i].name, strlen(names[i].name))}};
+        vm_value r = sd_call(vm, names[i].name, m_known, args);
+        if (r.i != names[i].known)
+            fail_msg("MessageDigest.getInstance(\"%s\") is %s", names[i].name, r.i ? "known" : "null");
+    }
+    vm_free(vm);
+}
+
+/*
+ * --stubs STUB VARIANT OPTION...: the stubs as the launcher generates them
+ * with the -XX options; exits 77 when the table's STUB is not VARIANT here.
+ */
+static int select_stubs(int argc, char **argv)
+{
+    if (argc == 1)
+        return 0;
+    if (argc < 4 || strcmp(argv[1], "--stubs") != 0 || argc > 4 + 8) {
+        fprintf(stderr, "usage: test_sha2 [--stubs STUB VARIANT OPTION...]\n");
+        return 2;
+    }
+    const char *opts[8];
+    size_t n = 0;
+    for (int i = 4; i < argc; i++)
+        opts[n++] = argv[i];
+    const stub_routines *t = sd_start_stubs(opts, n);
+    if (!t)
+        return 1;
+    const char *variant = NULL;
+    if (strcmp(argv[2], "sha1_implCompress") == 0) {
+        variant = t->sha1_implCompress.fn ? t->sha1_implCompress.variant : NULL;
+        linked_family = STUB_FAMILY_SHA1;
+    } else if (strcmp(argv[2], "sha256_implCompress") == 0) {
+        variant = t->sha256_implCompress.fn ? t->sha256_implCompress.variant : NULL;
+        linked_family = STUB_FAMILY_SHA256;
+    } else if (strcmp(argv[2], "sha512_implCompress") == 0) {
+        variant = t->sha512_implCompress.fn ? t->sha512_implCompress.variant : NULL;
+        linked_family = STUB_FAMILY_SHA512;
+    } else {
+        fprintf(stderr, "test_sha2: unknown stub %s\n", argv[2]);
+        return 2;
+    }
+    if (!variant || strcmp(variant, argv[3]) != 0) {
+        printf("no %s %s stub runs on this host: skipped\n", argv[3], argv[2]);
+        return 77;
+    }
+    linked_stubs = t;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int sel = select_stubs(argc, argv);
+    if (sel)
+        return sel;
+    struct CMUnitTest tests[3 * NALGS + 2];
+    size_t n = 0;
+    static char names[3 * NALGS][64];
+    for (int a = 0; a < NALGS; a++) {
+        /* with --stubs, the other families' algorithms add nothing: the bytecode run covers them */
+        if (linked_family >= 0 && ALGS[a].family != linked_family)
+            continue;
+        static const struct {
+            const char *what;
+            CMUnitTestFunction fn;
+        } kinds[] = {{"lengths", test_lengths}, {"multi_block", test_multi_block}, {"reuse", test_reuse}};
+        for (int k = 0; k < 3; k++) {
+            snprintf(names[n], sizeof names[n], "%s_%s", ALGS[a].name, kinds[k].what);
+            tests[n] = (struct CMUnitTest){names[n], kinds[k].fn, NULL, NULL, (void *)&ALGS[a]};
+            n++;
+        }
+    }
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_fips_examples);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_names);
+    return _cmocka_run_group_tests("sha2", tests, n, group_setup, group_teardown);
+}
