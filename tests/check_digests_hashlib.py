@@ -19,7 +19,7 @@ import tempfile
 
 ALGORITHMS = {
     "SHA-1": "sha1", "SHA-224": "sha224", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512",
-    "SHA-512/224": "sha512_224", "SHA-512/256": "sha512_256",
+    "SHA-512/224": "sha512_224", "SHA-512/256": "sha512_256", "SHA-256-JDK15": "sha256",
     "SHA3-224": "sha3_224", "SHA3-256": "sha3_256", "SHA3-384": "sha3_384", "SHA3-512": "sha3_512",
 }
 LENGTHS = list(range(0, 1001)) + [4096, 8191, 8192 + 17, 65536 + 3, 200_000]

@@ -5,7 +5,7 @@
  * libcrypto and the FIPS 180-4 examples:
  *
  *   (a) every algorithm (SHA-1, SHA-224, SHA-256, SHA-384, SHA-512,
- *       SHA-512/224, SHA-512/256) on every length 0..1000, in one update
+ *       SHA-512/224, SHA-512/256, and minivm's SHA-256-JDK15) on every length 0..1000, in one update
  *       and in chunks of 13 bytes (the buffer filled, compressed, refilled);
  *   (b) multi-block inputs (4 KiB to 64 KiB + 17) in updates of sizes that
  *       cross the block boundary every way (1, 63, 64, 65, 127, 128, 129,
@@ -50,6 +50,8 @@ static const alg ALGS[] = {
     {"SHA-256", EVP_sha256, STUB_FAMILY_SHA256},     {"SHA-384", EVP_sha384, STUB_FAMILY_SHA512},
     {"SHA-512", EVP_sha512, STUB_FAMILY_SHA512},     {"SHA-512/224", EVP_sha512_224, STUB_FAMILY_SHA512},
     {"SHA-512/256", EVP_sha512_256, STUB_FAMILY_SHA512},
+    /* minivm's: SHA-256 written as JDK 15's SHA2.java (vm/lib/SHA2JDK15.mva) */
+    {"SHA-256-JDK15", EVP_sha256, STUB_FAMILY_SHA256},
 };
 #define NALGS (int)(sizeof ALGS / sizeof ALGS[0])
 
@@ -247,7 +249,7 @@ static void test_names(void **state)
         const char *name;
         int known;
     } names[] = {{"SHA-1", 1},    {"SHA-224", 1},     {"SHA-256", 1},     {"SHA-384", 1},  {"SHA-512", 1},
-                 {"SHA3-256", 1}, {"SHA3-512", 1},    {"SHA-512/224", 1}, {"SHA-512/256", 1}, {"sha-256", 0},
+                 {"SHA3-256", 1}, {"SHA3-512", 1},    {"SHA-512/224", 1}, {"SHA-512/256", 1}, {"SHA-256-JDK15", 1}, {"sha-256", 0},
                  {"SHA256", 0},   {"SHA-512/384", 0}, {"MD5", 0},         {"", 0}};
     vm_t *vm = new_vm();
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
