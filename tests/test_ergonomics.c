@@ -98,8 +98,8 @@ static const seed_cpu seeds[] = {
     /* "**ARM Neoverse V2 (G4)**": sha1 sha2 sha3 sha512; dump: true, true, true, SHA3 false,
        SHA512 true, SIMD true */
     {"neoverse-v2", "neoverse-v2.txt", "TTTTFT", "TTTTFF"},
-    /* "**Apple M1**": the seed has benchmarks but no PrintFlagsFinal dump; M1 has FEAT_SHA3 and
-       FEAT_SHA512 like the M4, so the rules give the M4's values (Apple row of both tables) */
+    /* "**Apple M1**": the seed's second dump ("Enable UseSHA3Intrinsics by default on Apple silicon"):
+       UseSHA, SHA1, SHA256, SHA3, SHA512 all true (seed003_apple_m1_dump checks its lines) */
     {"apple-m1", NULL, "TTTTTT", "TTTTTT"},
     /* "**Apple M4**": dump: UseSHA true, SHA1 true, SHA256 true, SHA3 true, SHA512 true, SIMD true */
     {"apple-m4", NULL, "TTTTTT", "TTTTTT"},
@@ -237,11 +237,13 @@ static const erg_case rule_cases[] = {
       "-XX:+UseSIMDForSHA3Intrinsic"},
      "ffFFft", ""},
 
-    /* -- x86-64: SHA1 from SHA-NI, SHA256 from SHA-NI or AVX2+BMI2, SHA512 from AVX2+BMI2 (HotSpot 17);
+    /* -- x86-64: SHA1 from SHA-NI, SHA256 from SHA-NI (HotSpot 17: or AVX2+BMI2), SHA512 from AVX2+BMI2;
           SHA3 by policy. minivm's table: Intel with AVX-512 -> the AVX-512 stub (either design),
           AMD with AVX-512 -> the lanes stub but GPR under the row design, everything else -> GPR -- */
     {"x86_zen3_defaults", {ZEN3}, "TTTTTF", ""},
-    {"x86_haswell_defaults", {HASWELL}, "TFTTTF", ""},
+    /* minivm has no AVX2 SHA-256 stub (HotSpot's sha256_AVX2): without SHA-NI, UseSHA256Intrinsics ends false */
+    {"x86_haswell_defaults", {HASWELL}, "TFFTTF", ""},
+    {"x86_haswell_sha256_plus_warns", {HASWELL, "-XX:+UseSHA256Intrinsics"}, "TFfTTF", W_SHA256},
     {"x86_icelake_server_defaults", {ICELAKE}, "TTTTTT", ""},
     {"x86_zen4_defaults_lanes", {ZEN4}, "TTTTTT", ""},
     {"x86_zen4_rows_design_gpr", {ZEN4, "-XX:SHA3AVX512Design=rows"}, "TTTTTF", ""},
@@ -282,8 +284,8 @@ static const erg_case rule_cases[] = {
      "TTTTfT", W_SHA3},
     {"x86_8384353_icelake_nosha_off", {ICELAKE, "-XX:SHA3IntrinsicPolicy=JDK-8384353", "-XX:-UseSHA"}, "fFFFFT",
      ""},
-    {"x86_haswell_sha1_unsupported_plus_false", {HASWELL, "-XX:+UseSHA1Intrinsics"}, "TfTTTF", W_SHA1},
-    {"x86_haswell_sha1_unsupported_minus_silent", {HASWELL, "-XX:-UseSHA1Intrinsics"}, "TfTTTF", ""},
+    {"x86_haswell_sha1_unsupported_plus_false", {HASWELL, "-XX:+UseSHA1Intrinsics"}, "TfFTTF", W_SHA1},
+    {"x86_haswell_sha1_unsupported_minus_silent", {HASWELL, "-XX:-UseSHA1Intrinsics"}, "TfFTTF", ""},
     {"x86_zen3_sha1_plus_no_warning", {ZEN3, "-XX:+UseSHA1Intrinsics"}, "TtTTTF", ""},
     {"x86_zen3_nosha_plus_warns", {ZEN3, "-XX:-UseSHA", "-XX:+UseSHA256Intrinsics"}, "fFfFTF", W_SHA256},
     {"x86_zen3_plus_every_intrinsic_off_false",
@@ -443,6 +445,42 @@ static void done_criterion_apple_m4(void **state)
     tu_result_free(&r);
 }
 
+/* Seed 003's Apple M1 dump (its second, after "Enable UseSHA3Intrinsics by default on Apple silicon"),
+   as the seed prints it: PrintFlagsFinal's lines with their runs of spaces squeezed. */
+static void seed003_apple_m1_dump(void **state)
+{
+    (void)state;
+    static const char *const dump[] = {
+        "bool UseSHA = true {product} {default}",
+        "bool UseSHA1Intrinsics = true {diagnostic} {default}",
+        "bool UseSHA256Intrinsics = true {diagnostic} {default}",
+        "bool UseSHA3Intrinsics = true {diagnostic} {default}",
+        "bool UseSHA512Intrinsics = true {diagnostic} {default}",
+    };
+    static const char *const names[] = {"UseSHA", "UseSHA1Intrinsics", "UseSHA256Intrinsics", "UseSHA3Intrinsics",
+                                        "UseSHA512Intrinsics"};
+    const char *argv[] = {UNLOCK, "-XX:EmulateCPU=apple-m1", FINAL, "-version", NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    assert_int_equal(r.status, 0);
+    for (size_t i = 0; i < sizeof dump / sizeof dump[0]; i++) {
+        char *l = line_of(r.out, names[i]);
+        assert_non_null(l);
+        /* squeeze: drop leading spaces, one space for every run */
+        char sq[256];
+        size_t n = 0;
+        for (const char *c = l; *c && n + 1 < sizeof sq; c++)
+            if (*c != ' ' || (n > 0 && sq[n - 1] != ' '))
+                sq[n++] = *c;
+        while (n > 0 && sq[n - 1] == ' ')
+            n--;
+        sq[n] = '\0';
+        if (strcmp(sq, dump[i]) != 0)
+            fail_msg("seed 003's M1 dump has\n  %s\nminivm prints\n  %s", dump[i], sq);
+        free(l);
+    }
+    tu_result_free(&r);
+}
+
 static void unknown_emulated_cpu_lists_the_catalog(void **state)
 {
     (void)state;
@@ -522,6 +560,7 @@ int main(void)
     static const struct CMUnitTest direct[] = {
         cmocka_unit_test(what_if_program_runs_and_warns_once),
         cmocka_unit_test(done_criterion_apple_m4),
+        cmocka_unit_test(seed003_apple_m1_dump),
         cmocka_unit_test(unknown_emulated_cpu_lists_the_catalog),
         cmocka_unit_test(unreadable_cpuinfo_file_fails),
         cmocka_unit_test(print_cpu_features),

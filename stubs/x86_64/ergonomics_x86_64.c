@@ -3,7 +3,8 @@
  * cpu/x86/vm_version_x86.cpp: UseAVX capped to what the CPU has, BMI1/BMI2,
  * and the SHA intrinsics. SHA-1, SHA-256 and SHA-512 follow HotSpot 17 (which
  * this machine's java reproduces: UseSHA, SHA1, SHA256, SHA512 true on a CPU
- * with SHA-NI, AVX2 and BMI2).
+ * with SHA-NI, AVX2 and BMI2), except that SHA-256 needs SHA-NI: minivm has
+ * no AVX2 SHA-256 stub, and a true flag means a stub runs.
  *
  * SHA-3 is a policy, data in tables, chosen by -XX:SHA3IntrinsicPolicy
  * (docs/flags.md shows them and what every catalog CPU ends with):
@@ -201,7 +202,9 @@ void x64_sha_ergonomics(const cpu_info *cpu)
         FLAG_SET_DEFAULT(UseSHA1Intrinsics, false);
     }
 
-    if (FLAG(UseSHA) && (sha || (avx2 && bmi2))) {
+    /* HotSpot: sha || (avx2 && bmi2), its sha256_AVX2 stub serving CPUs without SHA-NI. minivm has
+       the SHA-NI stub only, so the flag stays honest: SHA-NI or false (docs/flags.md) */
+    if (FLAG(UseSHA) && sha) {
         if (FLAG_IS_DEFAULT(UseSHA256Intrinsics))
             FLAG_SET_DEFAULT(UseSHA256Intrinsics, true);
     } else if (FLAG(UseSHA256Intrinsics)) {
