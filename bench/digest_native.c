@@ -1,7 +1,7 @@
 /*
  * bench/digest_native.c — the JDK's MessageDigests benchmark (digest,
  * getAndDigest) for the in-process configurations of the benchmark runner:
- * the C reference (stubs/sha3_ref.c) and OpenSSL's EVP. Same input
+ * the C references (stubs/sha3_ref.c, stubs/sha2_ref.c) and OpenSSL's EVP. Same input
  * (java.util.Random(1234567890)), the same throughput loop as
  * bench/MessageDigests.mva and JMH (call the op until the iteration time has
  * passed; score = ops / elapsed ms), and the same per-iteration lines as
@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "java_random.h"
+#include "sha2_ref.h"
 #include "sha3_ref.h"
 
 #if DIGEST_NATIVE_OPENSSL
@@ -40,8 +41,8 @@ static volatile uint8_t sink; /* keeps every digest alive, as JMH's Blackhole */
 
 typedef struct op {
     bool openssl, get; /* implementation; getAndDigest */
-    int bits;
-    const char *name;
+    int bits;          /* SHA-3's; 0: SHA-1/SHA-2, by name */
+    const char *name;  /* the JDK's ("SHA-256"); OpenSSL takes the same */
     const uint8_t *in;
     size_t len;
 #if DIGEST_NATIVE_OPENSSL
@@ -53,7 +54,10 @@ static void run_op(op *o)
 {
     uint8_t out[64];
     if (!o->openssl) {
-        sha3_ref(o->bits, o->in, o->len, out);
+        if (o->bits)
+            sha3_ref(o->bits, o->in, o->len, out);
+        else
+            sha2_ref_digest(o->name, o->in, o->len, out);
     } else {
 #if DIGEST_NATIVE_OPENSSL
         unsigned int n;
@@ -116,6 +120,7 @@ static long number(const char *s, long lo, long hi, const char *what)
     return v;
 }
 
+/* SHA-3's bits; 0 for SHA-1/SHA-2 (sha2_ref knows the name); -1 unknown */
 static int bits_of(const char *name)
 {
     static const struct { const char *name; int bits; } algs[] = {
@@ -123,7 +128,8 @@ static int bits_of(const char *name)
     for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++)
         if (strcmp(algs[i].name, name) == 0)
             return algs[i].bits;
-    return 0;
+    uint8_t out[64];
+    return sha2_ref_digest(name, "", 0, out) ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -187,9 +193,12 @@ int main(int argc, char **argv)
         if (!(b == 0 ? want_digest : want_get))
             continue;
         for (int n = 0; n < nnames; n++) {
-            int bits = bits_of(names[n]);
-            if (!bits)
-                usage("unknown digester name (SHA3-224, SHA3-256, SHA3-384, SHA3-512)");
+            /* minivm's SHA-256-JDK15 is SHA-256 to a C implementation */
+            const char *name = strcmp(names[n], "SHA-256-JDK15") == 0 ? "SHA-256" : names[n];
+            int bits = bits_of(name);
+            if (bits < 0)
+                usage("unknown digester name (SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, SHA-512/256, "
+                      "SHA3-224, SHA3-256, SHA3-384, SHA3-512)");
             for (int l = 0; l < nlengths; l++) {
                 size_t len = (size_t)number(lengths[l], 0, MAX_LENGTH, "length");
                 uint8_t *in = malloc(len ? len : 1);
@@ -198,9 +207,9 @@ int main(int argc, char **argv)
                     return 1;
                 }
                 java_random_bytes(1234567890, in, len);
-                op o = {.openssl = openssl, .get = b == 1, .bits = bits, .name = names[n], .in = in, .len = len};
+                op o = {.openssl = openssl, .get = b == 1, .bits = bits, .name = name, .in = in, .len = len};
 #if DIGEST_NATIVE_OPENSSL
-                if (openssl && !(o.md = EVP_MD_fetch(NULL, names[n], NULL))) {
+                if (openssl && !(o.md = EVP_MD_fetch(NULL, name, NULL))) {
                     fprintf(stderr, "digest_native: OpenSSL has no %s\n", names[n]);
                     return 1;
                 }

@@ -9,12 +9,15 @@ baseline ("gpr: +37%"), a JMH-compatible JSON file and a chart (PNG, SVG)
 under results/. docs/benchmarks.md#the-runner documents it.
 
 Configurations (each a named set of VM options, declared once):
-  interpreted        minivm -XX:-UseSHA3Intrinsics
-  <variant>          one per stub variant this host runs, as the VM lists them
-                     (-XX:+PrintStubVariants: name and options)
+  interpreted        minivm with every SHA intrinsic off
+  <variant>          one per SHA-3 stub variant this host runs, as the VM lists them
+                     (-XX:+PrintStubVariants: name and options), for the SHA-3 digests
+  <family>-<variant> the same for the SHA-1, SHA-256 and SHA-512 stubs ("sha256-sha-ni"),
+                     for their family's digests
   C-ref, OpenSSL     in-process: build/bench/digest_native ref|openssl
   java-C2, java-Xint HotSpot with bench/MessageDigests.java when `java` is on
-                     PATH (C2 without the SHA-3 intrinsic, and the interpreter)
+                     PATH (C2 with its SHA-1/SHA-2 intrinsics and without the SHA-3
+                     one, and the interpreter); java-C2-nointrinsics: C2 with none
   --config NAME='-XX:...'   the user's, on minivm
 
 --mca prints instead the per-CPU static model (bench/mca.py); --file MIB times the
@@ -46,18 +49,35 @@ EMULATION_NOTE = "QEMU user mode (TCG): emulation times, not the speed of a CPU"
 ITERATION = re.compile(r"^(# Warmup )?Iteration\s+(\d+):\s+([0-9.]+|NaN|Infinity)\s+ops/ms")
 BENCH_LINE = re.compile(r"^# Benchmark: MessageDigests\.(\w+)")
 PARAMS_LINE = re.compile(r"^# Parameters: \(digesterName = ([^,]+), length = (\d+)\)")
+def is_sha3(name):
+    return name.startswith("SHA3-")
+
+
 VARIANT_LINE = re.compile(r"^\s+(\S+)\s+(\S+)\s+(runs|no: \S.*?)\s{2,}(-XX:.*)$")
+# PrintStubVariants' family column -> (the configuration name's prefix, the digests it is about)
+FAMILIES = {
+    "SHA-3": (None, is_sha3),
+    "SHA-1": ("sha1", lambda n: n == "SHA-1"),
+    "SHA-256": ("sha256", lambda n: n in ("SHA-224", "SHA-256", "SHA-256-JDK15")),
+    "SHA-512": ("sha512", lambda n: n in ("SHA-384", "SHA-512", "SHA-512/224", "SHA-512/256")),
+}
+INTERPRETED = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512",
+                                                                                          "SHA3")]
 
 
 class Config:
     """A configuration: a name and the command that runs MessageDigests under it."""
 
-    def __init__(self, name, kind, command, options, note=""):
+    def __init__(self, name, kind, command, options, note="", only=None):
         self.name = name
         self.kind = kind        # "minivm", "native", "java"
         self.command = command  # argv before the benchmark's own arguments
         self.options = options  # the VM options (what JMH's JSON calls jvmArgs)
         self.note = note
+        self.only = only        # None: every algorithm; else the algorithms it is about (a predicate)
+
+    def runs(self, name):
+        return self.only is None or self.only(name)
 
 
 def parse_args(argv):
@@ -142,19 +162,20 @@ def discover(args):
         sys.exit(f"bench: {minivm} is not built (meson compile -C {os.path.relpath(args.build, ROOT)})")
     base = wrapper(args) + [minivm]
     configs, skipped = [], []
-    configs.append(Config("interpreted", "minivm", base + ["-XX:-UseSHA3Intrinsics", mva], ["-XX:-UseSHA3Intrinsics"]))
+    configs.append(Config("interpreted", "minivm", base + INTERPRETED + [mva], INTERPRETED))
     listing = subprocess.run(base + ["-XX:+PrintStubVariants", "-version"], capture_output=True, text=True)
     for line in listing.stdout.splitlines():
         m = VARIANT_LINE.match(line)
-        if not m or m.group(1) != "SHA-3":
+        if not m or m.group(1) not in FAMILIES:
             continue
-        name, runs, options = m.group(2), m.group(3), m.group(4).split()
-        if runs == "runs":
-            configs.append(Config(name, "minivm", base + options + [mva], options))
+        family, options = FAMILIES[m.group(1)], m.group(4).split()
+        name = m.group(2) if family[0] is None else f"{family[0]}-{m.group(2)}"
+        if m.group(3) == "runs":
+            configs.append(Config(name, "minivm", base + options + [mva], options, only=family[1]))
         else:
-            skipped.append((name, runs.replace("no: ", "the CPU lacks it: ")))
+            skipped.append((name, m.group(3).replace("no: ", "the CPU lacks it: ")))
     if os.path.exists(native):
-        configs.append(Config("C-ref", "native", wrapper(args) + [native, "ref"], [], "stubs/sha3_ref.c, in-process"))
+        configs.append(Config("C-ref", "native", wrapper(args) + [native, "ref"], [], "stubs/sha3_ref.c, sha2_ref.c, in-process"))
         probe = subprocess.run(wrapper(args) + [native, "openssl", "-i", "1", "-r", "1", "-wi", "0",
                                                 "-p", "length=1", "-p", "digesterName=SHA3-256", "digest"],
                                capture_output=True, text=True)
@@ -171,7 +192,11 @@ def discover(args):
         skipped.append(("java-C2, java-Xint", why))
     else:
         c2 = ["-XX:+UnlockDiagnosticVMOptions", "-XX:-UseSHA3Intrinsics"]
-        configs.append(Config("java-C2", "java", [java] + c2 + [src], c2, "HotSpot C2 without the SHA-3 intrinsic"))
+        configs.append(Config("java-C2", "java", [java] + c2 + [src], c2,
+                              "HotSpot C2: its SHA-1/SHA-2 intrinsics, not the SHA-3 one"))
+        none = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512")]
+        configs.append(Config("java-C2-nointrinsics", "java", [java] + none + [src], none,
+                              "HotSpot C2 without the SHA-1/SHA-2 intrinsics", only=lambda n: not is_sha3(n)))
         configs.append(Config("java-Xint", "java", [java, "-Xint", src], ["-Xint"], "HotSpot's interpreter"))
     for spec in args.config:
         name, eq, options = spec.partition("=")
@@ -186,6 +211,10 @@ def discover(args):
             sys.exit(f"bench: --only names {', '.join(unknown)}, which this host does not have "
                      f"(it has {', '.join(c.name for c in configs)})")
         configs = [c for c in configs if c.name in wanted or c.name == args.baseline]
+    # a configuration about other digests than the ones asked for has nothing to run
+    for c in [c for c in configs if not any(c.runs(n) for n in args.params["digesterName"])]:
+        skipped.append((c.name, "not about " + ", ".join(args.params["digesterName"])))
+    configs = [c for c in configs if any(c.runs(n) for n in args.params["digesterName"])]
     if args.baseline not in [c.name for c in configs]:
         sys.exit(f"bench: the baseline {args.baseline} is not a configuration here")
     return configs, skipped
@@ -215,8 +244,9 @@ class Progress:
 
 def run_config(config, fork, args, progress, index, count):
     """One fork of one configuration: {(bench, name, length): [scores]}."""
+    names = [n for n in args.params["digesterName"] if config.runs(n)]
     argv = config.command + args.benchmarks + [
-        "-p", "digesterName=" + ",".join(args.params["digesterName"]),
+        "-p", "digesterName=" + ",".join(names),
         "-p", "length=" + ",".join(args.params["length"]),
         "-wi", str(args.wi), "-i", str(args.i), "-w", str(args.w), "-r", str(args.r), "-v"]
     if args.verbose:
@@ -250,16 +280,19 @@ def run_config(config, fork, args, progress, index, count):
     if status != 0:
         progress.clear()
         sys.exit(f"bench: {config.name} failed (exit status {status}):\n$ {' '.join(argv)}\n{err}")
-    want = len(args.benchmarks) * len(args.params["digesterName"]) * len(args.params["length"])
+    want = len(args.benchmarks) * len(names) * len(args.params["length"])
     if len(results) != want or any(len(v) != args.i for v in results.values()):
         progress.clear()
         sys.exit(f"bench: {config.name} printed {len(results)} of {want} results:\n{err}")
     return results
 
 
-def keys(args):
+def keys(args, config=None):
+    """The (benchmark, algorithm, length) triples, all of them or those config runs."""
     for bench in sorted(args.benchmarks):  # JMH's order: alphabetical
         for name in args.params["digesterName"]:
+            if config and not config.runs(name):
+                continue
             for length in args.params["length"]:
                 yield (bench, name, length)
 
@@ -276,7 +309,7 @@ def jmh_table(config, summary, args, out):
         print(f"# {EMULATION_NOTE} ({args.qemu_cpu})", file=out)
     print(f"{'Benchmark':<28} {'(digesterName)':>14} {'(length)':>9}   Mode  Cnt {'Score':>10}   {'Error':>9}   Units",
           file=out)
-    for k in keys(args):
+    for k in keys(args, config):
         s = summary[config.name][k]
         n = args.i * args.f
         err = "" if math.isnan(s["scoreError"]) else f"± {s['scoreError']:9.3f}"
@@ -295,10 +328,15 @@ def comparison_table(configs, summary, args, out):
     head = f"{'Benchmark':<28} {'(digesterName)':>14} {'(length)':>9} {base + ' ops/ms':>18}"
     print(head + "".join(f" {n:>{width}}" for n in others), file=out)
     for k in keys(args):
-        b = summary[base][k]
+        b = summary[base].get(k)
+        if b is None:
+            continue
         row = f"{'MessageDigests.' + k[0]:<28} {k[1]:>14} {k[2]:>9} {fmt(b['score'], 18)}"
         for n in others:
-            s = summary[n][k]
+            s = summary[n].get(k)
+            if s is None:  # a configuration about other digests
+                row += f" {'':>{width}}"
+                continue
             pct = (s["score"] / b["score"] - 1.0) * 100.0 if b["score"] > 0 else math.nan
             cell = "NaN" if math.isnan(pct) else f"{pct:+.0f}%"
             if jmh_stats.overlap(s, b):
@@ -316,7 +354,7 @@ def jmh_json(configs, raw, summary, args, machine):
     """JMH's -rf json shape: one object per benchmark and parameter set (and configuration)."""
     docs = []
     for c in configs:
-        for k in keys(args):
+        for k in keys(args, c):
             s = summary[c.name][k]
             docs.append({
                 "jmhVersion": "minivm bench/runner.py",
@@ -361,8 +399,8 @@ def chart(configs, summary, args, machine, stem):
     cols = len(args.params["length"])
     rows = (len(panels) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(5.5 * cols, 3.2 * rows), squeeze=False)
-    names = [c.name for c in configs]
     for ax, k in zip([a for r in axes for a in r], panels):
+        names = [c.name for c in configs if k in summary[c.name]]
         scores = [summary[n][k]["score"] for n in names]
         errors = [0.0 if math.isnan(summary[n][k]["scoreError"]) else summary[n][k]["scoreError"] for n in names]
         colors = ["#999999" if n == args.baseline else "#4477aa" for n in names]
@@ -819,23 +857,24 @@ def main(argv):
     configs, skipped = discover(args)
     machine = machine_info(args)
     combos = len(args.benchmarks) * len(args.params["digesterName"]) * len(args.params["length"])
-    per_fork_ms = combos * (args.wi * args.w + args.i * args.r)
+    runs = sum(len(list(keys(args, c))) for c in configs)  # a configuration runs only its digests
+    per_fork_ms = runs * (args.wi * args.w + args.i * args.r)
     print(f"bench: {len(configs)} configurations x {combos} benchmarks, {args.f} fork(s), "
-          f"-wi {args.wi} -i {args.i} -w {args.w} -r {args.r}; about {len(configs) * per_fork_ms * args.f / 1000:.0f} s "
+          f"-wi {args.wi} -i {args.i} -w {args.w} -r {args.r}; about {per_fork_ms * args.f / 1000:.0f} s "
           f"on {machine['cpu']}")
     if args.qemu_cpu:
         print(f"bench: {EMULATION_NOTE}")
     for name, why in skipped:
         print(f"bench: skipped {name}: {why}")
-    progress = Progress(len(configs) * per_fork_ms * args.f, sys.stderr.isatty())
-    raw = {c.name: {k: [] for k in keys(args)} for c in configs}
+    progress = Progress(per_fork_ms * args.f, sys.stderr.isatty())
+    raw = {c.name: {k: [] for k in keys(args, c)} for c in configs}
     for fork in range(1, args.f + 1):  # forks interleaved: every configuration once per round
         for i, c in enumerate(configs, 1):
             res = run_config(c, fork, args, progress, i, len(configs))
-            for k in keys(args):
+            for k in keys(args, c):
                 raw[c.name][k].append(res[k])
     progress.clear()
-    summary = {c.name: {k: jmh_stats.summarize([x for fork in raw[c.name][k] for x in fork]) for k in keys(args)}
+    summary = {c.name: {k: jmh_stats.summarize([x for fork in raw[c.name][k] for x in fork]) for k in keys(args, c)}
                for c in configs}
     out = sys.stdout
     for c in configs:
