@@ -85,6 +85,15 @@ typedef struct stub_arch_ops {
     void (*crash_registers)(const void *ucontext, char *buf, size_t len);
 } stub_arch_ops;
 
+/*
+ * choose() for a family with one variant on the architecture (SHA-1, SHA-256,
+ * SHA-512): that variant of arch->variants while the family's flag is on.
+ * When host lacks a feature it needs (the flags followed an emulated CPU),
+ * nothing runs: variant NULL, with asked, missing and flag set, so
+ * stubs_note_fallback says that the family runs its bytecode.
+ */
+stub_choice stub_choose_only_variant(const stub_arch_ops *arch, stub_family family, const cpu_info *host);
+
 #define STUB_OPS_DECLARE(id, folder, prefix) extern const stub_arch_ops prefix##_stub_ops;
 MVM_ARCHES(STUB_OPS_DECLARE)
 #undef STUB_OPS_DECLARE

@@ -75,6 +75,28 @@ static const char *upper(const char *s, char *buf, size_t len)
     return buf;
 }
 
+stub_choice stub_choose_only_variant(const stub_arch_ops *arch, stub_family family, const cpu_info *host)
+{
+    stub_choice c = {NULL, NULL, NULL, NULL};
+    if (!stub_family_flag(family))
+        return c;
+    for (size_t i = 0; i < arch->nvariants; i++) {
+        const stub_variant *v = &arch->variants[i];
+        if (v->family != family)
+            continue;
+        uint64_t missing = host ? v->features & ~host->features : 0;
+        if (missing) {
+            c.asked = v->name;
+            c.missing = cpu_first_feature_name(arch->arch, missing);
+            c.flag = flag_name((flag_id)families[family].flag);
+        } else {
+            c.variant = v->name;
+        }
+        return c;
+    }
+    return c; /* no variant of the family here: no generator */
+}
+
 void stubs_note_fallback(void)
 {
     if (stubs.fallback_noted)
@@ -82,6 +104,14 @@ void stubs_note_fallback(void)
     stubs.fallback_noted = true;
     for (int f = 0; f < STUB_FAMILY_COUNT; f++) {
         const stub_choice *c = &stubs.table.choice[f];
+        if (c->asked && !c->variant) {
+            char asked[16];
+            vm_warning("The %s %s stub needs %s, which this host's CPU does not have: %s runs its bytecode "
+                       "(%s follows the emulated CPU).",
+                       upper(c->asked, asked, sizeof asked), families[f].display, c->missing, families[f].display,
+                       c->flag);
+            continue;
+        }
         if (!c->asked || !c->variant)
             continue;
         char asked[16], variant[16];
@@ -124,8 +154,11 @@ bool stubs_generate_into(const stub_arch_ops *arch, codecache *cc, size_t capaci
         choice[f] = arch->choose((stub_family)f, host);
         any |= choice[f].variant != NULL;
     }
-    if (!any) /* nothing to generate (no family's flag on, or no generator for its choice) */
+    if (!any) { /* nothing to generate (no family's flag on, no generator for its choice, or the host lacks it) */
+        if (host)
+            memcpy(table->choice, choice, sizeof choice);
         return true;
+    }
 
     if (!codecache_init(cc, capacity, err, sizeof err)) {
         for (int f = 0; f < STUB_FAMILY_COUNT && failed_family == STUB_FAMILY_COUNT; f++)
@@ -189,7 +222,7 @@ void stubs_print_variants(const stub_arch_ops *arch, const cpu_info *host, FILE 
         } else if (missing) {
             snprintf(runs, sizeof runs, "no: needs %s", cpu_first_feature_name(arch->arch, missing));
         }
-        fprintf(out, "  %-6s %-14s %-20s %s\n", families[v->family].display, v->name, runs, v->options);
+        fprintf(out, "  %-7s %-14s %-20s %s\n", families[v->family].display, v->name, runs, v->options);
     }
 }
 
