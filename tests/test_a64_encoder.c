@@ -645,6 +645,28 @@ static void test_macroassembler(void **state)
     as.fatal = false;
     a64m_bcax(&as, A64_R1, A64_R1, A64_R2, A64_R3, A64_R1);
     assert_true(as.failed);
+
+    /* push_d/pop_d: d8.. in pairs below sp, popped in reverse; an odd or too large count is refused */
+    uint32_t saves[8], want_saves[8];
+    a64_asm_init(&as, saves, 8);
+    a64_asm_init(&ref, want_saves, 8);
+    a64m_push_d(&as, 6);
+    a64m_pop_d(&as, 6);
+    a64_stpd_pre(&ref, A64_V8, A64_V9, A64_SP, -48);
+    a64_stpd(&ref, A64_V10, A64_V11, A64_SP, 16);
+    a64_stpd(&ref, A64_V12, A64_V13, A64_SP, 32);
+    a64_ldpd(&ref, A64_V12, A64_V13, A64_SP, 32);
+    a64_ldpd(&ref, A64_V10, A64_V11, A64_SP, 16);
+    a64_ldpd_post(&ref, A64_V8, A64_V9, A64_SP, 48);
+    assert_int_equal(as.pos, 6);
+    assert_memory_equal(saves, want_saves, 6 * sizeof saves[0]);
+    for (int n = 0; n <= 10; n++) {
+        a64_asm_init(&as, saves, 8);
+        as.fatal = false;
+        a64m_push_d(&as, n);
+        if (as.failed != (n < 2 || n > 8 || n % 2 != 0))
+            fail_msg("push_d(%d): %s", n, as.failed ? as.errmsg : "accepted");
+    }
 }
 
 int main(int argc, char **argv)
