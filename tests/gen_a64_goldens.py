@@ -97,41 +97,43 @@ def form(name):
     return deco
 
 
-def pair_form(name, mnemonic, fp, load, mode):
+def pair_form(name, mnemonic, fp, load, mode, scale=8):
+    """fp: None for x registers, else the FP/SIMD register letter ('d', 'q')."""
     def fn(g):
         rt, rt2 = (g.v(), g.v()) if fp else (g.xz(), g.xz())
-        rn, imm = g.xs(), g.imm(-512, 504, 8)
+        rn, imm = g.xs(), g.imm(-64 * scale, 63 * scale, scale)
         if load and rt == rt2:
             return None
         if not fp and mode != 'off' and rn in (rt, rt2):
             return None
-        r = (lambda n: 'd%d' % n) if fp else gpr
+        r = (lambda n: '%s%d' % (fp, n)) if fp else gpr
         addr = {'off': '[%s, #%d]', 'pre': '[%s, #%d]!', 'post': '[%s], #%d'}[mode] % (gpr(rn), imm)
         return [rt, rt2, rn, imm], '%s %s, %s, %s' % (mnemonic, r(rt), r(rt2), addr)
     FORMS[name] = fn
 
 
-def ldst_form(name, mnemonic, fp, mode):
+def ldst_form(name, mnemonic, fp, mode, scale=8):
+    """fp: None for x registers, else the FP/SIMD register letter ('d', 's', 'q')."""
     def fn(g):
         rt = g.v() if fp else g.xz()
         rn = g.xs()
         if mode == 'uimm':
-            imm = g.imm(0, 32760, 8)
+            imm = g.imm(0, 4095 * scale, scale)
         else:
             imm = g.imm(-256, 255)
             if not fp and rt == rn:
                 return None
-        r = ('d%d' % rt) if fp else gpr(rt)
+        r = ('%s%d' % (fp, rt)) if fp else gpr(rt)
         addr = {'uimm': '[%s, #%d]', 'pre': '[%s, #%d]!', 'post': '[%s], #%d'}[mode] % (gpr(rn), imm)
         return [rt, rn, imm], '%s %s, %s' % (mnemonic, r, addr)
     FORMS[name] = fn
 
 
-for fp, (ld, st) in ((False, ('ldp', 'stp')), (True, ('ldpd', 'stpd'))):
+for fp, (ld, st) in ((None, ('ldp', 'stp')), ('d', ('ldpd', 'stpd'))):
     for mode, suffix in (('off', ''), ('pre', '_pre'), ('post', '_post')):
         pair_form(ld + suffix, 'ldp', fp, True, mode)
         pair_form(st + suffix, 'stp', fp, False, mode)
-for fp, (ld, st) in ((False, ('ldr', 'str')), (True, ('ldrd', 'strd'))):
+for fp, (ld, st) in ((None, ('ldr', 'str')), ('d', ('ldrd', 'strd'))):
     for mode, suffix in (('uimm', ''), ('pre', '_pre'), ('post', '_post')):
         ldst_form(ld + suffix, 'ldr', fp, mode)
         ldst_form(st + suffix, 'str', fp, mode)
@@ -362,6 +364,71 @@ def _(g):
 def _(g):
     dn = g.v()
     return [dn], 'fcmp d%d, #0.0' % dn
+
+
+# ---- the forms of the SHA-1/SHA-2 stubs (after the others, so that adding them left
+# the older forms' random cases as they were) ----
+
+pair_form('ldpq', 'ldp', 'q', True, 'off', 16)
+pair_form('stpq', 'stp', 'q', False, 'off', 16)
+for fp, scale in (('s', 4), ('q', 16)):
+    ldst_form('ldr' + fp, 'ldr', fp, 'uimm', scale)
+    ldst_form('str' + fp, 'str', fp, 'uimm', scale)
+
+
+@form('ld4r')
+def _(g):
+    vt, t, rn = g.v(), g.r.randrange(8), g.xs()
+    return [vt, t, rn], 'ld4r %s, [%s]' % (vlist(4, vt, t), gpr(rn))
+
+
+@form('add_v')
+def _(g):
+    t, vd, vn, vm = g.pick([0, 1, 2, 3, 4, 5, 7]), g.v(), g.v(), g.v()   # not 1d
+    a = ARR[t]
+    return [t, vd, vn, vm], 'add v%d.%s, v%d.%s, v%d.%s' % (vd, a, vn, a, vm, a)
+
+
+def vmisc_form(name, arrangements):
+    def fn(g):
+        t, vd, vn = g.pick(arrangements), g.v(), g.v()
+        return [t, vd, vn], '%s v%d.%s, v%d.%s' % (name, vd, ARR[t], vn, ARR[t])
+    FORMS[name] = fn
+
+
+vmisc_form('rev64', [0, 1, 2, 3, 4, 5])
+vmisc_form('rev32', [0, 1, 2, 3])
+
+
+@form('ext')
+def _(g):
+    t, vd, vn, vm = g.pick([0, 1]), g.v(), g.v(), g.v()
+    index, a = g.imm(0, 15 if t else 7), ARR[t]
+    return [t, vd, vn, vm, index], 'ext v%d.%s, v%d.%s, v%d.%s, #%d' % (vd, a, vn, a, vm, a, index)
+
+
+def crypto_form(name, *regs):
+    """regs: each operand's text, 'q', 's' (scalar) or an arrangement ('4s', '2d')."""
+    def fn(g):
+        r = [g.v() for _ in regs]
+        ops = ['%s%d' % (k, n) if k in ('q', 's') else 'v%d.%s' % (n, k) for k, n in zip(regs, r)]
+        return r, '%s %s' % (name, ', '.join(ops))
+    FORMS[name] = fn
+
+
+for m in ('sha1c', 'sha1p', 'sha1m'):
+    crypto_form(m, 'q', 's', '4s')
+crypto_form('sha1su0', '4s', '4s', '4s')
+crypto_form('sha1h', 's', 's')
+crypto_form('sha1su1', '4s', '4s')
+crypto_form('sha256h', 'q', 'q', '4s')
+crypto_form('sha256h2', 'q', 'q', '4s')
+crypto_form('sha256su0', '4s', '4s')
+crypto_form('sha256su1', '4s', '4s', '4s')
+crypto_form('sha512h', 'q', 'q', '2d')
+crypto_form('sha512h2', 'q', 'q', '2d')
+crypto_form('sha512su0', '2d', '2d')
+crypto_form('sha512su1', '2d', '2d', '2d')
 
 
 # ---- assembling ----------------------------------------------------------------

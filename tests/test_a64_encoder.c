@@ -116,7 +116,32 @@ static long min_cases = 100;
     X(fmov_xd,       2, a64_fmov_xd(as, R(0), V(1)))                          \
     X(fsub_d,        3, a64_fsub_d(as, V(0), V(1), V(2)))                     \
     X(fcmp_d,        2, a64_fcmp_d(as, V(0), V(1)))                           \
-    X(fcmp_d0,       1, a64_fcmp_d0(as, V(0)))
+    X(fcmp_d0,       1, a64_fcmp_d0(as, V(0)))                                \
+    X(ldpq,          4, a64_ldpq(as, V(0), V(1), R(2), a[3]))                 \
+    X(stpq,          4, a64_stpq(as, V(0), V(1), R(2), a[3]))                 \
+    X(ldrs,          3, a64_ldrs(as, V(0), R(1), a[2]))                       \
+    X(strs,          3, a64_strs(as, V(0), R(1), a[2]))                       \
+    X(ldrq,          3, a64_ldrq(as, V(0), R(1), a[2]))                       \
+    X(strq,          3, a64_strq(as, V(0), R(1), a[2]))                       \
+    X(ld4r,          3, a64_ld4r(as, V(0), T(1), R(2)))                       \
+    X(add_v,         4, a64_add_v(as, T(0), V(1), V(2), V(3)))                \
+    X(rev64,         3, a64_rev64(as, T(0), V(1), V(2)))                      \
+    X(rev32,         3, a64_rev32(as, T(0), V(1), V(2)))                      \
+    X(ext,           5, a64_ext(as, T(0), V(1), V(2), V(3), I(4)))            \
+    X(sha1c,         3, a64_sha1c(as, V(0), V(1), V(2)))                      \
+    X(sha1p,         3, a64_sha1p(as, V(0), V(1), V(2)))                      \
+    X(sha1m,         3, a64_sha1m(as, V(0), V(1), V(2)))                      \
+    X(sha1su0,       3, a64_sha1su0(as, V(0), V(1), V(2)))                    \
+    X(sha1h,         2, a64_sha1h(as, V(0), V(1)))                            \
+    X(sha1su1,       2, a64_sha1su1(as, V(0), V(1)))                          \
+    X(sha256h,       3, a64_sha256h(as, V(0), V(1), V(2)))                    \
+    X(sha256h2,      3, a64_sha256h2(as, V(0), V(1), V(2)))                   \
+    X(sha256su0,     2, a64_sha256su0(as, V(0), V(1)))                        \
+    X(sha256su1,     3, a64_sha256su1(as, V(0), V(1), V(2)))                  \
+    X(sha512h,       3, a64_sha512h(as, V(0), V(1), V(2)))                    \
+    X(sha512h2,      3, a64_sha512h2(as, V(0), V(1), V(2)))                   \
+    X(sha512su0,     2, a64_sha512su0(as, V(0), V(1)))                        \
+    X(sha512su1,     3, a64_sha512su1(as, V(0), V(1), V(2)))
 
 #define ENCODER(name, nargs, call) \
     static void enc_##name(a64_asm *as, const int64_t *a) { (void)a; call; }
@@ -440,6 +465,23 @@ static void test_refusals(void **state)
     REFUSED(a64_eor_v(as, A64_T2D, A64_V0, A64_V1, A64_V2), "8b or 16b")
     REFUSED(a64_xar(as, A64_V0, A64_V1, A64_V2, 64), "imm")
     REFUSED(a64_eor3(as, A64_V0, A64_V1, A64_V2, (a64_vreg)32), "va")
+    REFUSED(a64_ldpq(as, A64_V0, A64_V1, A64_R0, 8), "multiple of 16")
+    REFUSED(a64_ldpq(as, A64_V0, A64_V1, A64_R0, 1024), "imm7")
+    ACCEPTED(a64_stpq(as, A64_V0, A64_V0, A64_R0, -1024))
+    REFUSED(a64_ldpq(as, A64_V2, A64_V2, A64_R0, 0), "rt == rt2")
+    REFUSED(a64_ldrq(as, A64_V0, A64_R0, 65536), "imm12")
+    REFUSED(a64_ldrs(as, A64_V0, A64_R0, 2), "multiple of 4")
+    REFUSED(a64_strq(as, A64_V0, A64_ZR, 0), "rn: zr")
+    REFUSED(a64_add_v(as, A64_T1D, A64_V0, A64_V1, A64_V2), "1d is not allowed")
+    ACCEPTED(a64_add_v(as, A64_T2D, A64_V0, A64_V1, A64_V2))
+    REFUSED(a64_add_v(as, (a64_arrangement)8, A64_V0, A64_V1, A64_V2), "not an arrangement")
+    REFUSED(a64_rev32(as, A64_T4S, A64_V0, A64_V1), "4s is not allowed")
+    REFUSED(a64_rev64(as, A64_T2D, A64_V0, A64_V1), "2d is not allowed")
+    REFUSED(a64_ext(as, A64_T4S, A64_V0, A64_V1, A64_V2, 8), "4s is not allowed")
+    REFUSED(a64_ext(as, A64_T8B, A64_V0, A64_V1, A64_V2, 8), "0..7")
+    REFUSED(a64_ext(as, A64_T16B, A64_V0, A64_V1, A64_V2, 16), "index")
+    REFUSED(a64_sha1c(as, A64_V0, (a64_vreg)32, A64_V2), "vn")
+    REFUSED(a64_sha512su0(as, (a64_vreg)-1, A64_V1), "vd")
 #undef REFUSED
 #undef ACCEPTED
 }
@@ -603,6 +645,28 @@ static void test_macroassembler(void **state)
     as.fatal = false;
     a64m_bcax(&as, A64_R1, A64_R1, A64_R2, A64_R3, A64_R1);
     assert_true(as.failed);
+
+    /* push_d/pop_d: d8.. in pairs below sp, popped in reverse; an odd or too large count is refused */
+    uint32_t saves[8], want_saves[8];
+    a64_asm_init(&as, saves, 8);
+    a64_asm_init(&ref, want_saves, 8);
+    a64m_push_d(&as, 6);
+    a64m_pop_d(&as, 6);
+    a64_stpd_pre(&ref, A64_V8, A64_V9, A64_SP, -48);
+    a64_stpd(&ref, A64_V10, A64_V11, A64_SP, 16);
+    a64_stpd(&ref, A64_V12, A64_V13, A64_SP, 32);
+    a64_ldpd(&ref, A64_V12, A64_V13, A64_SP, 32);
+    a64_ldpd(&ref, A64_V10, A64_V11, A64_SP, 16);
+    a64_ldpd_post(&ref, A64_V8, A64_V9, A64_SP, 48);
+    assert_int_equal(as.pos, 6);
+    assert_memory_equal(saves, want_saves, 6 * sizeof saves[0]);
+    for (int n = 0; n <= 10; n++) {
+        a64_asm_init(&as, saves, 8);
+        as.fatal = false;
+        a64m_push_d(&as, n);
+        if (as.failed != (n < 2 || n > 8 || n % 2 != 0))
+            fail_msg("push_d(%d): %s", n, as.failed ? as.errmsg : "accepted");
+    }
 }
 
 int main(int argc, char **argv)

@@ -194,44 +194,52 @@ static void pair_checks(a64_insn *i, bool gpr, int load, int idx, int rt, int rt
         refuse(i, "writeback base is also a transfer register");
 }
 
-#define INSN(NAME, SUFFIX, REG, REGF, GPR, OPC, V, IDX, L)                                  \
+#define INSN(NAME, SUFFIX, REG, REGF, GPR, OPC, V, IDX, L, SCALE)                           \
     void a64_##NAME##SUFFIX(a64_asm *as, REG rt, REG rt2, a64_reg rn, int64_t imm)          \
     {                                                                                       \
         BEGIN(#NAME #SUFFIX);                                                               \
         pair_checks(&i, GPR, L, IDX, (int)rt, (int)rt2, rn);                                \
-        int64_t imm7 = SCALED(imm, 8);                                                      \
+        int64_t imm7 = SCALED(imm, SCALE);                                                  \
         F(OPC, 31, 30); F(0b101, 29, 27); F(V, 26, 26); F(IDX, 25, 23); F(L, 22, 22);       \
         SF(imm7, 21, 15); REGF(rt2, 10); RSP(rn, 5); REGF(rt, 0);                           \
         END();                                                                              \
     }
-INSN(ldp,  ,      a64_reg,  RZR, true,  0b10, 0, IDX_OFF,  1)
-INSN(ldp,  _pre,  a64_reg,  RZR, true,  0b10, 0, IDX_PRE,  1)
-INSN(ldp,  _post, a64_reg,  RZR, true,  0b10, 0, IDX_POST, 1)
-INSN(stp,  ,      a64_reg,  RZR, true,  0b10, 0, IDX_OFF,  0)
-INSN(stp,  _pre,  a64_reg,  RZR, true,  0b10, 0, IDX_PRE,  0)
-INSN(stp,  _post, a64_reg,  RZR, true,  0b10, 0, IDX_POST, 0)
-INSN(ldpd, ,      a64_vreg, VR,  false, 0b01, 1, IDX_OFF,  1)
-INSN(ldpd, _pre,  a64_vreg, VR,  false, 0b01, 1, IDX_PRE,  1)
-INSN(ldpd, _post, a64_vreg, VR,  false, 0b01, 1, IDX_POST, 1)
-INSN(stpd, ,      a64_vreg, VR,  false, 0b01, 1, IDX_OFF,  0)
-INSN(stpd, _pre,  a64_vreg, VR,  false, 0b01, 1, IDX_PRE,  0)
-INSN(stpd, _post, a64_vreg, VR,  false, 0b01, 1, IDX_POST, 0)
+INSN(ldp,  ,      a64_reg,  RZR, true,  0b10, 0, IDX_OFF,  1, 8)
+INSN(ldp,  _pre,  a64_reg,  RZR, true,  0b10, 0, IDX_PRE,  1, 8)
+INSN(ldp,  _post, a64_reg,  RZR, true,  0b10, 0, IDX_POST, 1, 8)
+INSN(stp,  ,      a64_reg,  RZR, true,  0b10, 0, IDX_OFF,  0, 8)
+INSN(stp,  _pre,  a64_reg,  RZR, true,  0b10, 0, IDX_PRE,  0, 8)
+INSN(stp,  _post, a64_reg,  RZR, true,  0b10, 0, IDX_POST, 0, 8)
+INSN(ldpd, ,      a64_vreg, VR,  false, 0b01, 1, IDX_OFF,  1, 8)
+INSN(ldpd, _pre,  a64_vreg, VR,  false, 0b01, 1, IDX_PRE,  1, 8)
+INSN(ldpd, _post, a64_vreg, VR,  false, 0b01, 1, IDX_POST, 1, 8)
+INSN(stpd, ,      a64_vreg, VR,  false, 0b01, 1, IDX_OFF,  0, 8)
+INSN(stpd, _pre,  a64_vreg, VR,  false, 0b01, 1, IDX_PRE,  0, 8)
+INSN(stpd, _post, a64_vreg, VR,  false, 0b01, 1, IDX_POST, 0, 8)
+INSN(ldpq, ,      a64_vreg, VR,  false, 0b10, 1, IDX_OFF,  1, 16)
+INSN(stpq, ,      a64_vreg, VR,  false, 0b10, 1, IDX_OFF,  0, 16)
 #undef INSN
 
-/* ---- load/store register, unsigned offset: size 111 V 01 opc imm12 Rn Rt -- */
-#define INSN(NAME, REG, REGF, V, OPC)                                                       \
+/* ---- load/store register, unsigned offset: size 111 V 01 opc imm12 Rn Rt --
+ * size and opc give the width: x and d size 11 (scale 8), s size 10 (scale 4),
+ * q size 00 with opc<1> set (scale 16). */
+#define INSN(NAME, REG, REGF, SIZE, V, OPC, SCALE)                                          \
     void a64_##NAME(a64_asm *as, REG rt, a64_reg rn, int64_t imm)                           \
     {                                                                                       \
         BEGIN(#NAME);                                                                       \
-        int64_t imm12 = SCALED(imm, 8);                                                     \
-        F(0b11, 31, 30); F(0b111, 29, 27); F(V, 26, 26); F(0b01, 25, 24); F(OPC, 23, 22);   \
+        int64_t imm12 = SCALED(imm, SCALE);                                                 \
+        F(SIZE, 31, 30); F(0b111, 29, 27); F(V, 26, 26); F(0b01, 25, 24); F(OPC, 23, 22);   \
         F(imm12, 21, 10); RSP(rn, 5); REGF(rt, 0);                                          \
         END();                                                                              \
     }
-INSN(ldr,  a64_reg,  RZR, 0, 0b01)
-INSN(str,  a64_reg,  RZR, 0, 0b00)
-INSN(ldrd, a64_vreg, VR,  1, 0b01)
-INSN(strd, a64_vreg, VR,  1, 0b00)
+INSN(ldr,  a64_reg,  RZR, 0b11, 0, 0b01, 8)
+INSN(str,  a64_reg,  RZR, 0b11, 0, 0b00, 8)
+INSN(ldrd, a64_vreg, VR,  0b11, 1, 0b01, 8)
+INSN(strd, a64_vreg, VR,  0b11, 1, 0b00, 8)
+INSN(ldrs, a64_vreg, VR,  0b10, 1, 0b01, 4)
+INSN(strs, a64_vreg, VR,  0b10, 1, 0b00, 4)
+INSN(ldrq, a64_vreg, VR,  0b00, 1, 0b11, 16)
+INSN(strq, a64_vreg, VR,  0b00, 1, 0b10, 16)
 #undef INSN
 
 /* ---- load/store register, pre/post-index: size 111 V 00 opc 0 imm9 idx Rn Rt */
@@ -510,12 +518,14 @@ static void ld1_fields(a64_insn *ip, int n, a64_vreg vt, a64_arrangement t, a64_
     *ip = i;
 }
 
-static void ld1r_fields(a64_insn *ip, a64_vreg vt, a64_arrangement t, a64_reg rn, int post, int rm)
+/* ldNr: R (bit 21) and opcode<0> (bit 13) count the registers: 1 R=0 110, 2 R=1 110,
+   3 R=0 111, 4 R=1 111. */
+static void ldnr_fields(a64_insn *ip, int n, a64_vreg vt, a64_arrangement t, a64_reg rn, int post, int rm)
 {
     a64_insn i = *ip;
-    int q = t & 1, size = t >> 1;
+    int q = t & 1, size = t >> 1, r = (n - 1) & 1, opcode = n <= 2 ? 0b110 : 0b111;
     F(0, 31, 31); F(q, 30, 30); F(0b001101, 29, 24); F(post, 23, 23); F(1, 22, 22);
-    F(0, 21, 21); F(rm, 20, 16); F(0b110, 15, 13); F(0, 12, 12); F(size, 11, 10);
+    F(r, 21, 21); F(rm, 20, 16); F(opcode, 15, 13); F(0, 12, 12); F(size, 11, 10);
     RSP(rn, 5); VR(vt, 0);
     *ip = i;
 }
@@ -565,7 +575,7 @@ INSN(st1, 0)
 void a64_ld1r(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn)
 {
     BEGIN("ld1r");
-    ld1r_fields(&i, vt, t, rn, 0, 0);
+    ldnr_fields(&i, 1, vt, t, rn, 0, 0);
     END();
 }
 
@@ -573,14 +583,21 @@ void a64_ld1r_post(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn, int6
 {
     BEGIN("ld1r_post");
     post_imm_check(&i, imm, element_bytes(t));
-    ld1r_fields(&i, vt, t, rn, 1, 31);
+    ldnr_fields(&i, 1, vt, t, rn, 1, 31);
     END();
 }
 
 void a64_ld1r_post_reg(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn, a64_reg rm)
 {
     BEGIN("ld1r_post_reg");
-    ld1r_fields(&i, vt, t, rn, 1, post_reg(&i, rm));
+    ldnr_fields(&i, 1, vt, t, rn, 1, post_reg(&i, rm));
+    END();
+}
+
+void a64_ld4r(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn)
+{
+    BEGIN("ld4r");
+    ldnr_fields(&i, 4, vt, t, rn, 0, 0);
     END();
 }
 
@@ -606,10 +623,64 @@ void a64_mov_v(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn)
     a64_orr_v(as, t, vd, vn, vn);
 }
 
+/* The arrangements an encoder accepts, as a mask of bits 1 << T (1D is one
+   64-bit lane: reserved in most vector forms). */
+#define ARR(t) (1u << (t))
+#define ARR_BYTES (ARR(A64_T8B) | ARR(A64_T16B))
+#define ARR_NOT_1D (0xffu & ~ARR(A64_T1D))
+
+static void arrangement_check(a64_insn *i, a64_arrangement t, unsigned allowed)
+{
+    static const char *const names[8] = {"8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"};
+    if ((unsigned)t > A64_T2D)
+        refuse(i, "arrangement %d is not an arrangement", (int)t);
+    else if (!(allowed & ARR(t)))
+        refuse(i, "arrangement %s is not allowed", names[t]);
+}
+
+/* ---- SIMD three same, integer add: 0 Q 0 01110 size 1 Rm 10000 1 Rn Rd ---- */
+void a64_add_v(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn, a64_vreg vm)
+{
+    BEGIN("add_v");
+    arrangement_check(&i, t, ARR_NOT_1D);
+    F(0, 31, 31); F(t & 1, 30, 30); F(0, 29, 29); F(0b01110, 28, 24); F(t >> 1 & 3, 23, 22);
+    F(1, 21, 21); VR(vm, 16); F(0b100001, 15, 10); VR(vn, 5); VR(vd, 0);
+    END();
+}
+
+/* ---- SIMD two-register miscellaneous: 0 Q U 01110 size 10000 opcode 10 Rn Rd ----
+ * rev64/rev32 reverse the elements of T inside each 64/32-bit container, so T's
+ * element must be narrower than the container. */
+#define INSN(NAME, U, OPCODE, ALLOWED)                                                      \
+    void a64_##NAME(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn)              \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        arrangement_check(&i, t, ALLOWED);                                                  \
+        F(0, 31, 31); F(t & 1, 30, 30); F(U, 29, 29); F(0b01110, 28, 24); F(t >> 1 & 3, 23, 22); \
+        F(0b10000, 21, 17); F(OPCODE, 16, 12); F(0b10, 11, 10); VR(vn, 5); VR(vd, 0);      \
+        END();                                                                              \
+    }
+INSN(rev64, 0, 0b00000, ARR_BYTES | ARR(A64_T4H) | ARR(A64_T8H) | ARR(A64_T2S) | ARR(A64_T4S))
+INSN(rev32, 1, 0b00000, ARR_BYTES | ARR(A64_T4H) | ARR(A64_T8H))
+#undef INSN
+
+/* ---- SIMD extract: 0 Q 101110 00 0 Rm 0 imm4 0 Rn Rd ---------------------
+ * vd = bytes index.. of the pair vm:vn (vn the low half); index < 8 for 8B. */
+void a64_ext(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn, a64_vreg vm, int index)
+{
+    BEGIN("ext");
+    arrangement_check(&i, t, ARR_BYTES);
+    if (t == A64_T8B && index >= 8)
+        refuse(&i, "index %d is outside 0..7 for 8b", index);
+    F(0, 31, 31); F(t & 1, 30, 30); F(0b101110, 29, 24); F(0b00, 23, 22); F(0, 21, 21);
+    VR(vm, 16); F(0, 15, 15); F(index, 14, 11); F(0, 10, 10); VR(vn, 5); VR(vd, 0);
+    END();
+}
+
 /* ---- SHA3 -------------------------------------------------------------------
  * four-register: 110011100 op 0 Rm 0 Ra Rn Rd   (eor3 op = 00, bcax op = 01)
- * rax1:          11001110011 Rm 100011 Rn Rd
- * xar:           11001110100 Rm imm6 Rn Rd */
+ * xar:           11001110100 Rm imm6 Rn Rd
+ * (rax1 is in the SHA512 three-register class below) */
 #define INSN(NAME, OP)                                                                      \
     void a64_##NAME(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm, a64_vreg va)        \
     {                                                                                       \
@@ -622,12 +693,62 @@ INSN(eor3, 0b00)
 INSN(bcax, 0b01)
 #undef INSN
 
-void a64_rax1(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm)
+/* ---- Cryptographic three-register SHA512: 11001110011 Rm 1 O 00 opcode Rn Rd ----
+ * rax1 (FEAT_SHA3) is the class's fourth member (O = 0, opcode 11). */
+#define INSN(NAME, O, OPCODE)                                                               \
+    void a64_##NAME(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm)                    \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        F(0b11001110011, 31, 21); VR(vm, 16); F(1, 15, 15); F(O, 14, 14); F(0b00, 13, 12);  \
+        F(OPCODE, 11, 10); VR(vn, 5); VR(vd, 0);                                            \
+        END();                                                                              \
+    }
+INSN(sha512h,   0, 0b00)
+INSN(sha512h2,  0, 0b01)
+INSN(sha512su1, 0, 0b10)
+INSN(rax1,      0, 0b11)
+#undef INSN
+
+/* ---- Cryptographic two-register SHA512: 11001110110000001000 opcode Rn Rd ---- */
+void a64_sha512su0(a64_asm *as, a64_vreg vd, a64_vreg vn)
 {
-    BEGIN("rax1");
-    F(0b11001110011, 31, 21); VR(vm, 16); F(0b100011, 15, 10); VR(vn, 5); VR(vd, 0);
+    BEGIN("sha512su0");
+    F(0b11001110110000001000, 31, 12); F(0b00, 11, 10); VR(vn, 5); VR(vd, 0);
     END();
 }
+
+/* ---- Cryptographic three-register SHA (FEAT_SHA1, FEAT_SHA256):
+ *      01011110 00 0 Rm 0 opcode 00 Rn Rd ------------------------------------ */
+#define INSN(NAME, OPCODE)                                                                  \
+    void a64_##NAME(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm)                    \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        F(0b01011110, 31, 24); F(0b00, 23, 22); F(0, 21, 21); VR(vm, 16); F(0, 15, 15);     \
+        F(OPCODE, 14, 12); F(0b00, 11, 10); VR(vn, 5); VR(vd, 0);                           \
+        END();                                                                              \
+    }
+INSN(sha1c,     0b000)
+INSN(sha1p,     0b001)
+INSN(sha1m,     0b010)
+INSN(sha1su0,   0b011)
+INSN(sha256h,   0b100)
+INSN(sha256h2,  0b101)
+INSN(sha256su1, 0b110)
+#undef INSN
+
+/* ---- Cryptographic two-register SHA: 01011110 00 10100 opcode 10 Rn Rd ------ */
+#define INSN(NAME, OPCODE)                                                                  \
+    void a64_##NAME(a64_asm *as, a64_vreg vd, a64_vreg vn)                                 \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        F(0b01011110, 31, 24); F(0b00, 23, 22); F(0b10100, 21, 17); F(OPCODE, 16, 12);     \
+        F(0b10, 11, 10); VR(vn, 5); VR(vd, 0);                                              \
+        END();                                                                              \
+    }
+INSN(sha1h,     0b00000)
+INSN(sha1su1,   0b00001)
+INSN(sha256su0, 0b00010)
+#undef INSN
 
 void a64_xar(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm, int imm)
 {

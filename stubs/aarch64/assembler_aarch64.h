@@ -1,7 +1,7 @@
 /*
  * stubs/aarch64/assembler_aarch64.h — the AArch64 instruction encoder
- * (HotSpot's cpu/aarch64/assembler_aarch64.hpp, reduced to what the SHA-3
- * stubs need).
+ * (HotSpot's cpu/aarch64/assembler_aarch64.hpp, reduced to what the SHA-1,
+ * SHA-2 and SHA-3 stubs need).
  *
  * Pure code emission, compiled on every host: words go into a caller-provided
  * buffer; nothing here executes them.
@@ -155,9 +155,10 @@ void a64_label_init(a64_label *l);
 /* Bind l to the current position and patch the branches waiting for it. */
 void a64_bind(a64_asm *as, a64_label *l);
 
-/* ---- loads and stores (64-bit x registers; d registers for FP saves) ---- */
-/* imm is a byte offset: ldp/stp -512..504 step 8; ldr/str unsigned 0..32760
- * step 8; pre/post-index -256..255. rt/rt2 accept zr, rn accepts sp. */
+/* ---- loads and stores (64-bit x registers; d, s and q registers) ------- */
+/* imm is a byte offset: ldp/stp -512..504 step 8 (ldpq/stpq -1024..1008 step
+ * 16); ldr/str unsigned 0..32760 step 8 (ldrs/strs 0..16380 step 4, ldrq/strq
+ * 0..65520 step 16); pre/post-index -256..255. rt/rt2 accept zr, rn accepts sp. */
 
 void a64_ldp(a64_asm *as, a64_reg rt, a64_reg rt2, a64_reg rn, int64_t imm);
 void a64_ldp_pre(a64_asm *as, a64_reg rt, a64_reg rt2, a64_reg rn, int64_t imm);
@@ -171,6 +172,8 @@ void a64_ldpd_post(a64_asm *as, a64_vreg rt, a64_vreg rt2, a64_reg rn, int64_t i
 void a64_stpd(a64_asm *as, a64_vreg rt, a64_vreg rt2, a64_reg rn, int64_t imm);
 void a64_stpd_pre(a64_asm *as, a64_vreg rt, a64_vreg rt2, a64_reg rn, int64_t imm);
 void a64_stpd_post(a64_asm *as, a64_vreg rt, a64_vreg rt2, a64_reg rn, int64_t imm);
+void a64_ldpq(a64_asm *as, a64_vreg rt, a64_vreg rt2, a64_reg rn, int64_t imm);
+void a64_stpq(a64_asm *as, a64_vreg rt, a64_vreg rt2, a64_reg rn, int64_t imm);
 void a64_ldr(a64_asm *as, a64_reg rt, a64_reg rn, int64_t imm);
 void a64_ldr_pre(a64_asm *as, a64_reg rt, a64_reg rn, int64_t imm);
 void a64_ldr_post(a64_asm *as, a64_reg rt, a64_reg rn, int64_t imm);
@@ -183,6 +186,10 @@ void a64_ldrd_post(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
 void a64_strd(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
 void a64_strd_pre(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
 void a64_strd_post(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
+void a64_ldrs(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
+void a64_strs(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
+void a64_ldrq(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
+void a64_strq(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
 
 /* ---- integer data processing --------------------------------------------- */
 
@@ -246,7 +253,8 @@ void a64_ret(a64_asm *as, a64_reg rn);
 /* ld1/st1 {vt..vt+n-1}.T, [rn] with n 1..4 (register numbers wrap at 31);
  * _post: [rn], #imm with imm = n * 8 (64-bit T) or n * 16 (128-bit T);
  * _post_reg: [rn], rm (rm x0..x30). ld1r loads one element to all lanes:
- * imm = the element size. */
+ * imm = the element size; ld4r loads four consecutive elements, each to all
+ * lanes of one of vt..vt+3. */
 void a64_ld1(a64_asm *as, int n, a64_vreg vt, a64_arrangement t, a64_reg rn);
 void a64_st1(a64_asm *as, int n, a64_vreg vt, a64_arrangement t, a64_reg rn);
 void a64_ld1_post(a64_asm *as, int n, a64_vreg vt, a64_arrangement t, a64_reg rn, int64_t imm);
@@ -256,6 +264,7 @@ void a64_st1_post_reg(a64_asm *as, int n, a64_vreg vt, a64_arrangement t, a64_re
 void a64_ld1r(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn);
 void a64_ld1r_post(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn, int64_t imm);
 void a64_ld1r_post_reg(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn, a64_reg rm);
+void a64_ld4r(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn);
 
 /* Bitwise vector ops: T is 8B or 16B. mov vd, vn is orr vd, vn, vn. */
 void a64_and_v(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn, a64_vreg vm);
@@ -264,6 +273,15 @@ void a64_orr_v(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn, a64_vre
 void a64_eor_v(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn, a64_vreg vm);
 void a64_mov_v(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn);
 
+/* Integer vector add, element-wise: any arrangement but 1D. */
+void a64_add_v(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn, a64_vreg vm);
+/* Reverse the T elements in each 64-bit (rev64: 8B..4S) or 32-bit (rev32:
+ * 8B..8H) container: rev32 .16b turns big-endian words into native ones. */
+void a64_rev64(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn);
+void a64_rev32(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn);
+/* ext vd, vn, vm, #index: bytes index.. of vm:vn (T 8B: index 0..7, 16B: 0..15). */
+void a64_ext(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn, a64_vreg vm, int index);
+
 /* SHA3 (FEAT_SHA3): eor3/bcax on .16b, rax1/xar on .2d; xar imm 0..63.
  * eor3 d = n ^ m ^ a; bcax d = n ^ (m & ~a); rax1 d = n ^ rol(m, 1);
  * xar d = ror(n ^ m, imm). */
@@ -271,6 +289,33 @@ void a64_eor3(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm, a64_vreg va);
 void a64_bcax(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm, a64_vreg va);
 void a64_rax1(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
 void a64_xar(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm, int imm);
+
+/* SHA-1 and SHA-256 (FEAT_SHA1, FEAT_SHA256), the Arm ARM's operand forms:
+ *   sha1c/sha1p/sha1m   qd, sn, vm.4s   4 rounds with Ch/Parity/Maj; e in sn
+ *   sha1h               sd, sn          sd = rol(sn, 30)
+ *   sha1su0             vd.4s, vn.4s, vm.4s   message schedule, part 1
+ *   sha1su1             vd.4s, vn.4s          message schedule, part 2
+ *   sha256h/sha256h2    qd, qn, vm.4s   4 rounds: new abcd / new efgh
+ *   sha256su0           vd.4s, vn.4s          sigma0 part of the schedule
+ *   sha256su1           vd.4s, vn.4s, vm.4s   sigma1 part
+ * SHA-512 (FEAT_SHA512):
+ *   sha512h/sha512h2    qd, qn, vm.2d   2 rounds: the T1 pair / the new (a, b)
+ *   sha512su0           vd.2d, vn.2d
+ *   sha512su1           vd.2d, vn.2d, vm.2d */
+void a64_sha1c(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
+void a64_sha1p(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
+void a64_sha1m(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
+void a64_sha1su0(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
+void a64_sha1h(a64_asm *as, a64_vreg vd, a64_vreg vn);
+void a64_sha1su1(a64_asm *as, a64_vreg vd, a64_vreg vn);
+void a64_sha256h(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
+void a64_sha256h2(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
+void a64_sha256su0(a64_asm *as, a64_vreg vd, a64_vreg vn);
+void a64_sha256su1(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
+void a64_sha512h(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
+void a64_sha512h2(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
+void a64_sha512su0(a64_asm *as, a64_vreg vd, a64_vreg vn);
+void a64_sha512su1(a64_asm *as, a64_vreg vd, a64_vreg vn, a64_vreg vm);
 
 /* ---- scalar FP (double) -------------------------------------------------- */
 void a64_fmov_dx(a64_asm *as, a64_vreg dd, a64_reg xn);   /* fmov dd, xn (xn may be zr) */

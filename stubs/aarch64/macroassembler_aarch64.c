@@ -89,3 +89,30 @@ void a64m_leave(a64_asm *as)
 {
     a64_ldp_post(as, A64_RFP, A64_RLR, A64_SP, 16);
 }
+
+static bool d_count_ok(a64_asm *as, const char *what, int n)
+{
+    if (n < 2 || n > 8 || n % 2) {
+        a64_asm_fail(as, "%s: %d registers: d8.. is saved in pairs, 2..8", what, n);
+        return false;
+    }
+    return true;
+}
+
+void a64m_push_d(a64_asm *as, int n)
+{
+    if (!d_count_ok(as, "push_d", n))
+        return;
+    a64_stpd_pre(as, A64_V8, A64_V9, A64_SP, -8 * n);
+    for (int k = 2; k < n; k += 2)
+        a64_stpd(as, (a64_vreg)(A64_V8 + k), (a64_vreg)(A64_V9 + k), A64_SP, 8 * k);
+}
+
+void a64m_pop_d(a64_asm *as, int n)
+{
+    if (!d_count_ok(as, "pop_d", n))
+        return;
+    for (int k = n - 2; k >= 2; k -= 2)
+        a64_ldpd(as, (a64_vreg)(A64_V8 + k), (a64_vreg)(A64_V9 + k), A64_SP, 8 * k);
+    a64_ldpd_post(as, A64_V8, A64_V9, A64_SP, 8 * n);
+}

@@ -15,6 +15,8 @@
  *   a64m_mov64(d, imm)         d = imm                  movz + up to 3 movk
  *   a64m_enter / a64m_leave    frame record             stp fp, lr, [sp, #-16]!; mov fp, sp
  *                                                       ldp fp, lr, [sp], #16
+ *   a64m_push_d / a64m_pop_d   d8..d(8+n-1) below sp    stp d8, d9, [sp, #-8n]!; stp d10, d11, [sp, #16] ...
+ *                                                       ... ldp d8, d9, [sp], #8n
  *
  * Operands may alias the destination: each pseudo-instruction orders its
  * instructions so that no source is overwritten before it is read.
@@ -39,5 +41,10 @@ void a64m_mov64(a64_asm *as, a64_reg rd, uint64_t imm);
    without `mov sp, fp`, so it is correct even where fp served as a temporary. */
 void a64m_enter(a64_asm *as);
 void a64m_leave(a64_asm *as);
+/* Save / restore the callee-saved d8.. (AAPCS64: only their low 64 bits), n of
+   them (2, 4, 6 or 8), as HotSpot's SIMD stubs do before using v8..v15; sp
+   stays 16-byte aligned. */
+void a64m_push_d(a64_asm *as, int n);
+void a64m_pop_d(a64_asm *as, int n);
 
 #endif /* MINIVM_MACROASSEMBLER_AARCH64_H */

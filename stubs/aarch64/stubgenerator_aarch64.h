@@ -1,6 +1,8 @@
 /*
  * stubs/aarch64/stubgenerator_aarch64.h — the AArch64 stub generators
- * (HotSpot's cpu/aarch64/stubGenerator_aarch64.cpp, the SHA-3 part).
+ * (HotSpot's cpu/aarch64/stubGenerator_aarch64.cpp, the SHA-1, SHA-2 and
+ * SHA-3 parts; SHA-3 in stubgenerator_aarch64.c, the others in
+ * stubgenerator_aarch64_sha.c).
  *
  * Pure code emission into an a64_asm buffer: compiled and runnable on every
  * host, so every stub can be generated, printed and checked against llvm-mc
@@ -55,5 +57,36 @@ void a64_emit_sha3_round(a64_asm *as, const a64_sha3_config *cfg);
 
 /* Instructions in that loop body (for docs and tests). */
 int a64_sha3_round_insns(const a64_sha3_config *cfg);
+
+/*
+ * SHA-1, SHA-256 and SHA-512 on the cryptographic extension (HotSpot's
+ * generate_sha1/sha256/sha512_implCompress), one generator each for both
+ * entries (HotSpot's StubRoutines contract, AAPCS64):
+ *   void    shaX_implCompress(const uint8_t *buf, int32_t or int64_t *state)
+ *   int32_t shaX_implCompressMB(const uint8_t *buf, ... *state, int32_t ofs, int32_t limit)
+ * buf holds one block of big-endian words (64 bytes; SHA-512: 128), state the
+ * digest's native-endian words H0.. (int[5], int[8], long[8]). The
+ * multi-block entry compresses `do { buf += BS; ofs += BS; } while (ofs <=
+ * limit)` (signed, low 32 bits of ofs and limit) and returns ofs.
+ *
+ * Features each stub executes beyond the base ISA (AdvSIMD), as cpu_aarch64.h
+ * names them: SHA-1 A64_CPU_SHA1 (HWCAP_SHA1, FEAT_SHA1), SHA-256 A64_CPU_SHA2
+ * (HWCAP_SHA2, HotSpot's "sha256", FEAT_SHA256), SHA-512 A64_CPU_SHA512
+ * (HWCAP_SHA512, FEAT_SHA512); elsewhere they raise SIGILL. Leaf code: fp and x18 are never touched;
+ * SHA-256 saves d8..d11, SHA-512 d8..d15, below sp. The round constants are
+ * the tables below, which the stubs address absolutely.
+ *
+ * Each emits the stub at the buffer's current position and returns its
+ * entry's word index, as a64_generate_sha3_implCompress; on a refused
+ * instruction or a full buffer a64_asm_failed(as) is true.
+ */
+size_t a64_generate_sha1_implCompress(a64_asm *as, bool multi_block);
+size_t a64_generate_sha256_implCompress(a64_asm *as, bool multi_block);
+size_t a64_generate_sha512_implCompress(a64_asm *as, bool multi_block);
+
+/* FIPS 180-4, 4.2: SHA-1's K of each 20 rounds, SHA-256's K0..K63, SHA-512's K0..K79. */
+extern const uint32_t a64_sha1_round_consts[4];
+extern const uint32_t a64_sha256_round_consts[64];
+extern const uint64_t a64_sha512_round_consts[80];
 
 #endif
