@@ -13,6 +13,7 @@ hashlib's digest, two spaces, the file name. Exit 1 on the first difference
 import hashlib
 import os
 import random
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -29,7 +30,9 @@ def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    minivm, tool, opts = sys.argv[1], sys.argv[2], sys.argv[3:]
+    # a cross build's tests run minivm under QEMU (MINIVM_WRAPPER, tests/meson.build)
+    minivm = shlex.split(os.environ.get("MINIVM_WRAPPER", "")) + [sys.argv[1]]
+    tool, opts = sys.argv[2], sys.argv[3:]
     rng = random.Random(0x5a2)
     with tempfile.TemporaryDirectory() as tmp:
         files = []
@@ -39,7 +42,7 @@ def main():
                 f.write(bytes(rng.getrandbits(8) for _ in range(n)))
             files.append(path)
         for name, lib in ALGORITHMS.items():
-            run = subprocess.run([minivm] + opts + [tool, name] + files, capture_output=True)
+            run = subprocess.run(minivm + opts + [tool, name] + files, capture_output=True)
             if run.returncode != 0:
                 print("%s %s: exit status %d\n%s" % (name, " ".join(opts), run.returncode,
                                                      run.stderr.decode(errors="replace")))

@@ -1,6 +1,6 @@
 /*
  * stubs/aarch64/stubs_aarch64.c — AArch64's part of the stub plumbing
- * (stub_arch.h): which SHA-3 variant the flags and the host allow, the
+ * (stub_arch.h): which stub variants the flags and the host allow, the
  * generators behind the stub ids, how the code is printed, and the crash
  * handler's view of an AArch64 Linux signal context.
  */
@@ -26,16 +26,25 @@
  * here, so a feature the host lacks means the GPR stub (base ISA only).
  */
 /* The variants, best first, with the features each executes beyond the base ISA: the
-   SIMD stub's eor3/rax1/xar/bcax need sha3 (FEAT_SHA3), the GPR stub nothing. */
+   SIMD stub's eor3/rax1/xar/bcax need sha3 (FEAT_SHA3), the GPR stub nothing; the
+   SHA-1 and SHA-256 stubs the cryptographic extension's sha1 and sha2 (FEAT_SHA1,
+   FEAT_SHA256), the SHA-512 stub sha512 (FEAT_SHA512), as HotSpot's. */
+#define FEATURE(f) (UINT64_C(1) << A64_CPU_##f)
 static const stub_variant variants[] = {
-    {STUB_FAMILY_SHA3, "simd", "-XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic", UINT64_C(1) << A64_CPU_SHA3},
+    {STUB_FAMILY_SHA3, "simd", "-XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic", FEATURE(SHA3)},
     {STUB_FAMILY_SHA3, "gpr", "-XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic", 0},
+    {STUB_FAMILY_SHA1, "crypto", "-XX:+UseSHA1Intrinsics", FEATURE(SHA1)},
+    {STUB_FAMILY_SHA256, "crypto", "-XX:+UseSHA256Intrinsics", FEATURE(SHA2)},
+    {STUB_FAMILY_SHA512, "crypto", "-XX:+UseSHA512Intrinsics", FEATURE(SHA512)},
 };
+#undef FEATURE
 
 static stub_choice choose(stub_family family, const cpu_info *host)
 {
     stub_choice c = {NULL, NULL, NULL, NULL};
-    if (family != STUB_FAMILY_SHA3 || !FLAG(UseSHA3Intrinsics))
+    if (family != STUB_FAMILY_SHA3)
+        return stub_choose_only_variant(&a64_stub_ops, family, host);
+    if (!FLAG(UseSHA3Intrinsics))
         return c;
     const stub_variant *v = &variants[FLAG(UseSIMDForSHA3Intrinsic) ? 0 : 1];
     c.variant = v->name;
@@ -58,16 +67,27 @@ static bool generate(stub_id id, const char *variant, uint8_t *code, size_t room
         .preserve_fp = FLAG(PreserveFramePointer),
         .r18_reserved = a64_platform_reserves_r18(),
     };
-    if (id != STUB_ID_sha3_implCompress && id != STUB_ID_sha3_implCompressMB) {
-        snprintf(err, errlen, "no AArch64 generator");
-        return false;
-    }
     a64_asm as;
     a64_asm_init(&as, (uint32_t *)(void *)code, room / sizeof(uint32_t));
     /* A refusal is reported as a warning, not an abort(), even in debug
        builds: a failed generator must leave the VM running interpreted. */
     as.fatal = false;
-    size_t at = a64_generate_sha3_implCompress(&as, &cfg);
+    size_t at;
+    switch (id) {
+    case STUB_ID_sha3_implCompress:
+    case STUB_ID_sha3_implCompressMB: at = a64_generate_sha3_implCompress(&as, &cfg); break;
+    case STUB_ID_sha1_implCompress:
+    case STUB_ID_sha1_implCompressMB: at = a64_generate_sha1_implCompress(&as, id == STUB_ID_sha1_implCompressMB); break;
+    case STUB_ID_sha256_implCompress:
+    case STUB_ID_sha256_implCompressMB:
+        at = a64_generate_sha256_implCompress(&as, id == STUB_ID_sha256_implCompressMB);
+        break;
+    case STUB_ID_sha512_implCompress:
+    case STUB_ID_sha512_implCompressMB:
+        at = a64_generate_sha512_implCompress(&as, id == STUB_ID_sha512_implCompressMB);
+        break;
+    default: snprintf(err, errlen, "no AArch64 generator"); return false;
+    }
     if (a64_asm_failed(&as)) {
         snprintf(err, errlen, "%s", as.errmsg);
         return false;
