@@ -259,11 +259,7 @@ size_t x64_generate_sha256_implCompress(x64_asm *as, bool multi_block)
     return entry;
 }
 
-void x64_emit_sha256_block(x64_asm *as)
-{
-    x64_mov_ri(as, TABLE, (int64_t)(uintptr_t)x64_sha256_round_consts);
-    sha256_block(as);
-}
+void x64_emit_sha256_block(x64_asm *as) { sha256_block(as); }
 
 /* ======================================================================================
  * SHA-512 with AVX2 and BMI2
