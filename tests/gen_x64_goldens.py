@@ -2,7 +2,7 @@
 """tests/gen_x64_goldens.py — reference bytes for the x86-64 encoder, from llvm-mc.
 
 For every encoder form of stubs/x86_64/assembler_x86_64.h this picks random
-operands (every general register, xmm0..xmm15 in VEX forms and xmm0..xmm31 in
+operands (every general register, xmm0..xmm15 in SSE and VEX forms and xmm0..xmm31 in
 EVEX forms, k0..k7, every vector length a form allows, memory operands over
 every base and index, every scale and every displacement class, EVEX disp8*N
 boundaries included, immediates with their end points), writes each case as
@@ -47,7 +47,7 @@ import tempfile
 
 SEED = 20250611
 CASES_PER_FORM = 60
-MATTR = '+avx2,+bmi,+bmi2,+avx512f,+avx512bw,+avx512vl,+avx512dq'
+MATTR = '+avx2,+bmi,+bmi2,+avx512f,+avx512bw,+avx512vl,+avx512dq,+sha'
 LLVM_MC = ['llvm-mc', '-triple=x86_64', '-mattr=' + MATTR, '-x86-asm-syntax=intel']
 SHOW_ENCODING = LLVM_MC + ['-output-asm-variant=1', '-show-encoding']
 OBJECT = LLVM_MC + ['-filetype=obj']
@@ -66,6 +66,10 @@ VOP = ['vpxor', 'vpand', 'vpandn', 'vpor', 'vpaddq', 'vpsllvq', 'vpsrlvq', 'vpun
 EVOP = ['vpxorq', 'vpandq', 'vpandnq', 'vporq', 'vpermt2q', 'vpermq', 'vprolvq', 'vpsllvq',
         'vpsrlvq']                                                    # x64_evop
 EVOP_PERMQ_V = 5
+SSEOP = ['paddd', 'pxor', 'pshufb', 'sha1nexte', 'sha1msg1', 'sha1msg2', 'sha256rnds2', 'sha256msg1',
+         'sha256msg2']                                                # x64_sseop
+SSEOP_I = ['pshufd', 'palignr', 'pblendw', 'sha1rnds4']               # x64_sseop_i
+SSEOP_SHA1RNDS4 = 3
 INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
 EVEX = '{evex} '   # llvm-mc picks VEX for an xmm0..15 text that VEX can also encode
 
@@ -658,6 +662,76 @@ def _(g):
 def _(g):
     d, a, b, imm = g.xmm('d'), g.xmm('a'), g.xmm('b'), g.imm(0, 1)
     return [d, a, b, imm], 'vinserti128 ymm%d, ymm%d, xmm%d, %d' % (d, a, b, imm)
+
+
+# The SHA-1/SHA-256/SHA-512 stubs' forms: VEX vpshufb and vpalignr, the legacy SSE forms
+# (SHA-NI exists only there; a mandatory 66/F3 prefix goes before REX). Last, so the
+# earlier forms' random operands stay as they were.
+
+@form('vpshufb')
+def _(g):
+    l, d, a, b = g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('a'), g.xmm('b')
+    return [l, d, a, b], 'vpshufb %s, %s, %s' % (vr(l, d), vr(l, a), vr(l, b))
+
+
+@form('vpalignr')
+def _(g):
+    l, d, a, b, imm = g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('a'), g.xmm('b'), g.imm(0, 255, [4, 8])
+    return [l, d, a, b, imm], 'vpalignr %s, %s, %s, %d' % (vr(l, d), vr(l, a), vr(l, b), imm)
+
+
+@form('movdqu_load')
+def _(g):
+    d, m = g.xmm('d'), g.mem('m')
+    return [d] + m, 'movdqu xmm%d, %s' % (d, mem_text(m, 'xmmword'))
+
+
+@form('movdqu_store')
+def _(g):
+    m, s = g.mem('m'), g.xmm('s')
+    return m + [s], 'movdqu %s, xmm%d' % (mem_text(m, 'xmmword'), s)
+
+
+@form('movdqa_rr')
+def _(g):
+    d, s = g.xmm('d'), g.xmm('s')
+    return [d, s], 'movdqa xmm%d, xmm%d' % (d, s)
+
+
+def sse_text(op, dst, src):
+    # sha256rnds2's third operand is xmm0, implicit in the encoding, explicit in Intel syntax
+    return '%s xmm%d, %s%s' % (SSEOP[op], dst, src, ', xmm0' if SSEOP[op] == 'sha256rnds2' else '')
+
+
+@form('sse_rr', 3)
+def _(g):
+    op, d, s = g.deck('op', range(len(SSEOP))), g.xmm('d'), g.xmm('s')
+    return [op, d, s], sse_text(op, d, 'xmm%d' % s)
+
+
+@form('sse_rm', 3)
+def _(g):
+    op, d, m = g.deck('op', range(len(SSEOP))), g.xmm('d'), g.mem('m')
+    return [op, d] + m, sse_text(op, d, mem_text(m, 'xmmword'))
+
+
+@form('sse_rri', 2)
+def _(g):
+    op, d, s = g.deck('op', range(len(SSEOP_I))), g.xmm('d'), g.xmm('s')
+    imm = g.imm(0, 3) if op == SSEOP_SHA1RNDS4 else g.imm(0, 255, [0x1b, 0xb1, 0xf0, 4, 8])
+    return [op, d, s, imm], '%s xmm%d, xmm%d, %d' % (SSEOP_I[op], d, s, imm)
+
+
+@form('pinsrd_m')
+def _(g):
+    d, m, imm = g.xmm('d'), g.mem('m'), g.imm(0, 3)
+    return [d] + m + [imm], 'pinsrd xmm%d, %s, %d' % (d, mem_text(m, 'dword'), imm)
+
+
+@form('pextrd_m')
+def _(g):
+    m, s, imm = g.mem('m'), g.xmm('s'), g.imm(0, 3)
+    return m + [s, imm], 'pextrd %s, xmm%d, %d' % (mem_text(m, 'dword'), s, imm)
 
 
 # ---- assembling ----------------------------------------------------------------

@@ -8,7 +8,8 @@
  * states and blocks for every block size, stub against the C reference
  * (stubs/sha3_ref.c), through the trampoline of tests/checkasm_x86_64.S that
  * checks rbx, rbp, r12..r15, rsp, the direction flag and (where XGETBV can
- * tell) that no upper vector state is left dirty (vzeroupper); int arguments
+ * tell) that no upper vector state is left dirty (vzeroupper; the host checks
+ * are shared with the SHA-2 test, tests/checkasm_x86_64.h); int arguments
  * carry garbage in their upper 32 bits (the stubs must read only the low
  * halves); the input ends at an unmapped page (an over-read faults) and the
  * state sits between guard words (an over-write shows). A variant whose
@@ -16,9 +17,7 @@
  *
  * `test_sha3_stubs_x86_64 --bench` times each variant (ns per block).
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,25 +25,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "codecache.h"
-#include "cpu.h"
 #include "sha3_ref.h"
 #include "stubgenerator_x86_64.h"
 #include "x86_64/cpu_x86_64.h"
 
 #if defined(__x86_64__)
-#include <cpuid.h>
+#include "checkasm_x86_64.h"
 #define CAN_RUN 1
-uint64_t checkasm_call(void *fn, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
-                       uint32_t *clobbered);
-extern int checkasm_xinuse;
-uint32_t checkasm_xinuse_after_vzeroupper(void);
 #else
 #define CAN_RUN 0
 #endif
@@ -132,67 +124,13 @@ static void make_runnable(const x64_sha3_config *cfg, runnable *r)
     r->entry = (void *)(uintptr_t)m->entry;
 }
 
-typedef struct guarded {
-    uint8_t *base;
-    size_t len;
-    uint8_t *end;
-} guarded;
-
-/* Input buffer ending exactly at an unmapped page. */
-static guarded guarded_new(size_t len)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t pages = (len + page - 1) / page + 1;
-    uint8_t *p = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(p != MAP_FAILED);
-    assert_int_equal(mprotect(p + (pages - 1) * page, page, PROT_NONE), 0);
-    return (guarded){p, pages * page, p + (pages - 1) * page};
-}
-
 static uint64_t garbage_high(int32_t v) { return (rnd() & 0xFFFFFFFF00000000ULL) | (uint32_t)v; }
 
 #define GUARD 0x6A09E667F3BCC908ULL
 
-static const char *clobber_names(uint32_t mask, char *buf, size_t cap)
-{
-    static const char *const names[] = {"rbx", "rbp", "r12", "r13", "r14", "r15", "rsp", "DF",
-                                        "upper vector state (no vzeroupper)"};
-    buf[0] = '\0';
-    for (int b = 0; b < 9; b++)
-        if (mask & (1u << b))
-            snprintf(buf + strlen(buf), cap - strlen(buf), " %s", names[b]);
-    return buf;
-}
-
 static bool host_runs(const x64_stub_config *c, char *missing, size_t len)
 {
-    cpu_info cpu;
-    if (!cpu_detect_host(&cpu))
-        return false;
-    uint64_t lack = c->features & ~cpu.features;
-    missing[0] = '\0';
-    for (int f = 0; f < 64; f++)
-        if (lack >> f & 1)
-            snprintf(missing + strlen(missing), len - strlen(missing), " %s", cpu_feature_name(CPU_ARCH_X86_64, f));
-    return lack == 0;
-}
-
-/* XGETBV with ECX=1 (XINUSE) exists when CPUID.(EAX=0DH,ECX=1):EAX bit 2 is set, and
-   tells something where a vzeroupper clears its AVX and ZMM_Hi256 bits (QEMU's TCG
-   reports them always set). */
-static void detect_xinuse(void)
-{
-    unsigned a, b, c, d;
-    static bool said;
-    checkasm_xinuse = 0;
-    if (__get_cpuid_max(0, NULL) < 0xd || !__get_cpuid_count(0xd, 1, &a, &b, &c, &d) || !(a >> 2 & 1))
-        return;
-    checkasm_xinuse = 1;
-    checkasm_xinuse = (checkasm_xinuse_after_vzeroupper() & 0x44) == 0;
-    if (!checkasm_xinuse && !said) {
-        print_message("this CPU does not track XINUSE: the vzeroupper check is off\n");
-        said = true;
-    }
+    return checkasm_host_runs(c->features, missing, len);
 }
 
 static void check_config(void **state)
@@ -203,10 +141,10 @@ static void check_config(void **state)
         print_message("skipped: %s needs%s, which this CPU does not have\n", c->name, missing);
         skip();
     }
-    detect_xinuse();
+    checkasm_detect_xinuse();
     runnable r;
     make_runnable(&c->cfg, &r);
-    guarded in = guarded_new(168 * 8);
+    checkasm_guarded in = checkasm_guarded_new(168 * 8);
     for (int b = 0; b < NBLOCK_SIZES; b++) {
         int bs = block_sizes[b];
         for (int t = 0; t < 40; t++) {
@@ -233,7 +171,7 @@ static void check_config(void **state)
             char names[160];
             if (clobbered)
                 fail_msg("%s, block size %d (seed %#llx): failed to preserve%s", c->name, bs,
-                         (unsigned long long)seed, clobber_names(clobbered, names, sizeof names));
+                         (unsigned long long)seed, checkasm_clobber_names(clobbered, names, sizeof names));
             if (st[0] != GUARD || st[26] != GUARD)
                 fail_msg("%s, block size %d: wrote outside the state", c->name, bs);
             for (int i = 0; i < 25; i++)
@@ -247,7 +185,7 @@ static void check_config(void **state)
                 fail_msg("%s: returned %u, want 0 (HotSpot's single-block stub)", c->name, (uint32_t)ret);
         }
     }
-    munmap(in.base, in.len);
+    checkasm_guarded_free(&in);
     codecache_release(&r.cc);
 }
 

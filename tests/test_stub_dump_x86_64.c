@@ -11,8 +11,10 @@
  * JDK-8384353's design: 60 vpternlogq, 29 vprolq, 16 copies, 1 masked vpxorq,
  * all at 128 bits, no shuffle; the AVX2 stubs have no EVEX
  * encoding and name no zmm, xmm16..31 or mask register, and their round is
- * the 153 instructions docs/stubs.md counts. Exits 77 (Meson's "skipped") when
- * llvm-mc is not installed.
+ * the 153 instructions docs/stubs.md counts. The SHA-1/SHA-256 stubs (SHA-NI) are
+ * legacy SSE only, the SHA-512 stubs AVX/AVX2 and BMI only, and one block of each
+ * is the instruction mix its generator's comments give. Exits 77 (Meson's
+ * "skipped") when llvm-mc is not installed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,6 +41,10 @@ typedef struct mix {
     int evex_only;       /* instructions naming zmm, xmm16..31 or a mask register (AVX-512 only) */
     int wide;            /* instructions naming ymm or zmm */
     int copies64;        /* vmovdqu64 register copies */
+    int vex_vector;      /* VEX encodings (C4/C5) naming a vector register: AVX, AVX2 */
+    int legacy_vector;   /* encodings without VEX or EVEX naming a vector register: SSE */
+    int sha1rnds4, sha1nexte, sha1msg, sha256rnds2, sha256msg; /* SHA-NI */
+    int vpalignr, vpshufb, vzeroupper;
 } mix;
 
 /* Does the operand text name a register only EVEX can encode? */
@@ -90,8 +96,8 @@ static mix disassemble(const char *name, const uint8_t *code, size_t n)
             fail_msg("%s: no encoding in: %s", name, line);
         m.insns++;
         enc += strlen("# encoding: [");
-        if (strncmp(enc, "0x62", 4) == 0)
-            m.evex++;
+        bool evex = strncmp(enc, "0x62", 4) == 0, vex = strncmp(enc, "0xc4", 4) == 0 || strncmp(enc, "0xc5", 4) == 0;
+        m.evex += evex;
         /* "[0x0f,0x84,A,A,A,A]": a branch's displacement bytes are shown as A */
         if (*enc != ']')
             m.bytes++;
@@ -100,7 +106,18 @@ static mix disassemble(const char *name, const uint8_t *code, size_t n)
         char mnem[32] = "";
         sscanf(p, "%31s", mnem);
         const char *ops = p + strlen(mnem);
-        m.vector += strstr(ops, "mm") != NULL || strstr(ops, "%k") != NULL;
+        bool vector = strstr(ops, "mm") != NULL || strstr(ops, "%k") != NULL;
+        m.vector += vector;
+        m.vex_vector += vector && vex;
+        m.legacy_vector += vector && !vex && !evex;
+        m.sha1rnds4 += strcmp(mnem, "sha1rnds4") == 0;
+        m.sha1nexte += strcmp(mnem, "sha1nexte") == 0;
+        m.sha1msg += strcmp(mnem, "sha1msg1") == 0 || strcmp(mnem, "sha1msg2") == 0;
+        m.sha256rnds2 += strcmp(mnem, "sha256rnds2") == 0;
+        m.sha256msg += strcmp(mnem, "sha256msg1") == 0 || strcmp(mnem, "sha256msg2") == 0;
+        m.vpalignr += strcmp(mnem, "vpalignr") == 0;
+        m.vpshufb += strcmp(mnem, "vpshufb") == 0;
+        m.vzeroupper += strcmp(mnem, "vzeroupper") == 0;
         m.andn += strncmp(mnem, "andn", 4) == 0;
         m.rorx += strncmp(mnem, "rorx", 4) == 0;
         m.rol += strncmp(mnem, "rol", 3) == 0;
@@ -231,6 +248,98 @@ static void round_mix(void **state)
     }
 }
 
+/* The SHA-1, SHA-256 and SHA-512 stubs, both entries: every byte decoded; SHA-NI's stubs
+   are legacy SSE throughout (no VEX vector instruction, so no SSE/AVX transition, and no
+   ymm: nothing for a vzeroupper to clean), SHA-512's are AVX/AVX2 and BMI only (VEX, no
+   SSE encoding, no SHA-NI, no EVEX or AVX-512 register). */
+typedef struct sha2_config {
+    const char *name;
+    size_t (*generate)(x64_asm *as, bool multi_block);
+    bool multi_block, sha_ni;
+} sha2_config;
+
+static const sha2_config sha2_configs[] = {
+    {"sha1", x64_generate_sha1_implCompress, false, true},
+    {"sha1 MB", x64_generate_sha1_implCompress, true, true},
+    {"sha256", x64_generate_sha256_implCompress, false, true},
+    {"sha256 MB", x64_generate_sha256_implCompress, true, true},
+    {"sha512", x64_generate_sha512_implCompress, false, false},
+    {"sha512 MB", x64_generate_sha512_implCompress, true, false},
+};
+
+static void sha2_stubs_decode(void **state)
+{
+    (void)state;
+    static uint8_t code[65536];
+    for (size_t c = 0; c < sizeof sha2_configs / sizeof sha2_configs[0]; c++) {
+        const sha2_config *k = &sha2_configs[c];
+        x64_asm as;
+        x64_asm_init(&as, code, sizeof code);
+        as.fatal = false;
+        k->generate(&as, k->multi_block);
+        assert_false(x64_asm_failed(&as));
+        mix m = disassemble(k->name, code, x64_asm_pc(&as));
+        if (m.bytes != x64_asm_pc(&as))
+            fail_msg("%s: llvm-mc accounts for %zu of the %zu bytes", k->name, m.bytes, x64_asm_pc(&as));
+        print_message("%-10s %5zu bytes, %4d instructions\n", k->name, m.bytes, m.insns);
+        assert_int_equal(m.evex, 0);
+        assert_int_equal(m.evex_only, 0);
+        assert_int_equal(m.wide, 0);
+        if (k->sha_ni) {
+            assert_int_equal(m.vex_vector, 0);
+            assert_int_equal(m.vzeroupper, 0);
+            assert_true(m.legacy_vector > 0 && (m.sha1rnds4 > 0 || m.sha256rnds2 > 0));
+        } else {
+            assert_int_equal(m.legacy_vector, 0);
+            assert_int_equal(m.sha1rnds4 + m.sha1nexte + m.sha1msg + m.sha256rnds2 + m.sha256msg, 0);
+            assert_int_equal(m.vzeroupper, 1);
+            assert_true(m.vex_vector > 0 && m.rorx > 0);
+        }
+    }
+}
+
+/* One block of each as its loop runs it: the counts the generator's comments give. */
+static void sha2_block_mix(void **state)
+{
+    (void)state;
+    static uint8_t code[65536];
+    static const struct {
+        const char *name;
+        void (*emit)(x64_asm *as);
+    } blocks[] = {
+        {"sha1", x64_emit_sha1_block}, {"sha256", x64_emit_sha256_block}, {"sha512", x64_emit_sha512_block}};
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+        x64_asm as;
+        x64_asm_init(&as, code, sizeof code);
+        blocks[b].emit(&as);
+        assert_false(x64_asm_failed(&as));
+        mix m = disassemble(blocks[b].name, code, x64_asm_pc(&as));
+        print_message("%-7s block: %4d instructions, %5zu bytes\n", blocks[b].name, m.insns, m.bytes);
+        if (b == 0) {
+            /* 20 groups of four rounds; the schedule of W[16..79] in 16 groups of 4 words */
+            assert_int_equal(m.sha1rnds4, 20);
+            assert_int_equal(m.sha1nexte, 19 + 1); /* groups 1..19, and the final E */
+            assert_int_equal(m.sha1msg, 2 * 16);
+            /* saves 2, loads and shuffles 8, per group E, copy, rnds4; msg1, pxor, msg2 per
+               scheduled group; E and ABCD added */
+            assert_int_equal(m.insns, 2 + 8 + 3 * 20 + 3 * 16 + 2);
+        } else if (b == 1) {
+            assert_int_equal(m.sha256rnds2, 32);
+            assert_int_equal(m.sha256msg, 2 * 12);
+            /* saves 2, loads and shuffles 8, per group copy, paddd, rnds2, pshufd, rnds2;
+               per scheduled group copy, palignr, paddd, msg2, msg1; the state added */
+            assert_int_equal(m.insns, 2 + 8 + 5 * 16 + 5 * 12 + 2);
+        } else {
+            assert_int_equal(m.rorx, 6 * 80);
+            assert_int_equal(m.vpshufb, 8 + 32);  /* the byte swaps; sigma0's ror 8 per pair */
+            assert_int_equal(m.vpalignr, 2 * 32);
+            /* start 35 (table, 8 x load, swap, + K, store; b ^ c); 64 rounds of 25 with 32
+               pairs of 23 (the schedule and its store); 16 rounds; the state added (17) */
+            assert_int_equal(m.insns, 35 + 64 * 25 + 32 * 23 + 16 * 25 + 17);
+        }
+    }
+}
+
 int main(void)
 {
     if (!have_llvm_mc()) {
@@ -240,6 +349,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_stub_decodes),
         cmocka_unit_test(round_mix),
+        cmocka_unit_test(sha2_stubs_decode),
+        cmocka_unit_test(sha2_block_mix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

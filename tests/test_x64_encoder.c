@@ -158,7 +158,17 @@ static void pad(x64_asm *as, int64_t n)
     X(kshiftrw,         3,  x64_kshiftrw(as, K(0), K(1), I(2)))                              \
     X(kshiftlw,         3,  x64_kshiftlw(as, K(0), K(1), I(2)))                              \
     X(vpinsrq_m,        7,  x64_vpinsrq_m(as, V(0), V(1), M(2), I(6)))                       \
-    X(vinserti128,      4,  x64_vinserti128(as, V(0), V(1), V(2), I(3)))
+    X(vinserti128,      4,  x64_vinserti128(as, V(0), V(1), V(2), I(3)))                   \
+    X(vpshufb,          4,  x64_vpshufb(as, L(0), V(1), V(2), V(3)))                         \
+    X(vpalignr,         5,  x64_vpalignr(as, L(0), V(1), V(2), V(3), I(4)))                  \
+    X(movdqu_load,      5,  x64_movdqu_load(as, V(0), M(1)))                                 \
+    X(movdqu_store,     5,  x64_movdqu_store(as, M(0), V(4)))                                \
+    X(movdqa_rr,        2,  x64_movdqa_rr(as, V(0), V(1)))                                   \
+    X(sse_rr,           3,  x64_sse_rr(as, (x64_sseop)a[0], V(1), V(2)))                     \
+    X(sse_rm,           6,  x64_sse_rm(as, (x64_sseop)a[0], V(1), M(2)))                     \
+    X(sse_rri,          4,  x64_sse_rri(as, (x64_sseop_i)a[0], V(1), V(2), I(3)))            \
+    X(pinsrd_m,         6,  x64_pinsrd_m(as, V(0), M(1), I(5)))                              \
+    X(pextrd_m,         6,  x64_pextrd_m(as, M(0), V(4), I(5)))
 
 #define ENCODER(name, nargs, call)                                    \
     static void enc_##name(x64_asm *as, const int64_t *a, span *s)    \
@@ -212,7 +222,7 @@ static const char *disassemble(const uint8_t *b, size_t n, char *out, size_t siz
         len += snprintf(cmd + len, sizeof cmd - (size_t)len, "0x%02x ", b[k]);
     snprintf(cmd + len, sizeof cmd - (size_t)len,
              "' | llvm-mc --disassemble -triple=x86_64 -output-asm-variant=1 "
-             "-mattr=+avx2,+bmi,+bmi2,+avx512f,+avx512bw,+avx512vl,+avx512dq 2>&1");
+             "-mattr=+avx2,+bmi,+bmi2,+avx512f,+avx512bw,+avx512vl,+avx512dq,+sha 2>&1");
     snprintf(out, size, "<invalid>");
     FILE *p = popen(cmd, "r");
     if (!p)
@@ -511,6 +521,20 @@ static void test_refusals(void **state)
     REFUSED(x64_vperm2i128(as, X64_XMM0, X64_XMM1, X64_XMM18, 0), "vperm2i128: b: xmm18 needs EVEX")
     REFUSED(x64_vop_rrr(as, X64_VPXOR, X64_L512, X64_XMM0, X64_XMM1, X64_XMM2),
             "vop_rrr: 512-bit vectors need EVEX")
+    REFUSED(x64_vpshufb(as, X64_L512, X64_XMM0, X64_XMM1, X64_XMM2), "vpshufb: 512-bit vectors need EVEX")
+    REFUSED(x64_vpalignr(as, X64_L256, X64_XMM0, X64_XMM16, X64_XMM2, 8), "vpalignr: a: xmm16 needs EVEX")
+    /* SSE (legacy): xmm0..xmm15; sha1rnds4's function 0..3; pinsrd/pextrd's dword 0..3 */
+    REFUSED(x64_sse_rr(as, X64_PADDD, X64_XMM16, X64_XMM1), "sse_rr: dst: xmm16 needs EVEX (SSE encodes")
+    REFUSED(x64_sse_rm(as, X64_SHA256RNDS2, X64_XMM1, x64_at_index(X64_RAX, X64_RSP, 1, 0)),
+            "sse_rm: src: index rsp")
+    REFUSED(x64_movdqu_store(as, m, X64_XMM31), "movdqu_store: src: xmm31 needs EVEX")
+    REFUSED(x64_movdqa_rr(as, X64_XMM0, (x64_vreg)32), "movdqa_rr: src: 32 is not a vector register")
+    ACCEPTED(x64_sse_rri(as, X64_SHA1RNDS4, X64_XMM15, X64_XMM8, 3))
+    REFUSED(x64_sse_rri(as, X64_SHA1RNDS4, X64_XMM1, X64_XMM2, 4), "sse_rri: imm8 = 4 is outside 0..3")
+    ACCEPTED(x64_sse_rri(as, X64_PALIGNR, X64_XMM1, X64_XMM2, 255))
+    REFUSED(x64_sse_rri(as, X64_PBLENDW, X64_XMM1, X64_XMM2, 256), "sse_rri: imm8 = 256 is outside 0..255")
+    REFUSED(x64_pinsrd_m(as, X64_XMM1, m, 4), "pinsrd_m: pinsrd index = 4 is outside 0..3")
+    REFUSED(x64_pextrd_m(as, m, X64_XMM1, -1), "pextrd_m: pextrd index = -1 is outside 0..3")
     REFUSED(x64_vmovdqu_load(as, X64_L512, X64_XMM0, m), "vmovdqu_load: 512-bit vectors need EVEX")
     REFUSED(x64_vpbroadcastq_m(as, X64_L512, X64_XMM0, m), "vpbroadcastq_m: 512-bit vectors need EVEX")
     REFUSED(x64_vpsllq_i(as, X64_L512, X64_XMM0, X64_XMM1, 3), "vpsllq_i: 512-bit vectors need EVEX")
@@ -587,6 +611,8 @@ static void test_refusals(void **state)
             "vop_rrr: op 9 is not an x64_vop")
     REFUSED(x64_evop_rrm(as, (x64_evop)9, X64_L128, X64_XMM0, X64_K0, false, X64_XMM1, m),
             "evop_rrm: op 9 is not an x64_evop")
+    REFUSED(x64_sse_rr(as, (x64_sseop)9, X64_XMM0, X64_XMM1), "sse_rr: op 9 is not an x64_sseop")
+    REFUSED(x64_sse_rri(as, (x64_sseop_i)4, X64_XMM0, X64_XMM1, 0), "sse_rri: op 4 is not an x64_sseop_i")
     REFUSED(x64_jcc(as, (x64_cond)16, &lbl), "jcc: condition 16 is not an x64_cond")
     /* rip-relative: the target within 2 GiB */
     REFUSED(x64_lea_rip(as, X64_RAX, (size_t)1 << 32), "lea_rip: target 4294967296 is beyond rip")

@@ -8,11 +8,12 @@
  * once:
  *
  *   prefixes     rex(), vex(), evex(): the extension bits of the reg field, the
- *                r/m side and vvvv, in the three formats;
+ *                r/m side and vvvv, in the three formats; sse() puts a legacy
+ *                SSE instruction's mandatory prefix before its REX;
  *   r/m side     an operand is a register (modrm_rr) or a memory reference
  *                (modrm_mem: ModRM, SIB, displacement); disp8() is the
  *                shortest-displacement rule, EVEX's disp8*N included;
- *   operands     gpr(), vreg(), kreg(), vector_length(), imm_in(),
+ *   operands     gpr(), vreg(), sse_xmm(), kreg(), vector_length(), imm_in(),
  *                mem_operand() refuse what the encoding cannot express.
  *
  * Encodings are from the Intel SDM, volume 2 (chapter 2 for the prefixes and
@@ -1013,6 +1014,173 @@ void x64_vzeroupper(x64_asm *as)
 {
     BEGIN("vzeroupper");
     vex(&i, VEXOP(NONE, 0F, 0, 0x77), 0, 0, 0, NULL);
+    END();
+}
+
+/* vpshufb: VEX.66.0F38.WIG 00 /r; vvvv = a (the bytes), r/m = b (the selectors) */
+void x64_vpshufb(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b)
+{
+    BEGIN("vpshufb");
+    int len = vector_length(&i, l, X64_L128, X64_L256);
+    operand o = reg_operand(XMM(b));
+    vex(&i, VEXOP(66, 0F38, 0, 0x00), len, XMM(dst), XMM(a), &o);
+    END();
+}
+
+/* vpalignr: VEX.66.0F3A.WIG 0F /r ib; vvvv = a (the high half), r/m = b */
+void x64_vpalignr(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b, int imm8)
+{
+    BEGIN("vpalignr");
+    int len = vector_length(&i, l, X64_L128, X64_L256), imm = IMM8(imm8);
+    operand o = reg_operand(XMM(b));
+    vex(&i, VEXOP(66, 0F3A, 0, 0x0f), len, XMM(dst), XMM(a), &o);
+    emit1(&i, (unsigned)imm);
+    END();
+}
+
+/* ---- SSE (legacy encoding) ------------------------------------------------ */
+
+/* SSE names xmm0..xmm15: REX.R and REX.B give the fourth bit. */
+static int sse_xmm(insn *i, x64_vreg v, const char *what)
+{
+    if ((unsigned)v > X64_XMM31) {
+        refuse(i, "%s: %d is not a vector register", what, (int)v);
+        return 0;
+    }
+    if (v > X64_XMM15) {
+        refuse(i, "%s: xmm%d needs EVEX (SSE encodes xmm0..xmm15)", what, (int)v);
+        return 0;
+    }
+    return (int)v;
+}
+
+#define SSE_XMM(v) sse_xmm(&i, (v), #v)
+
+/* [mandatory prefix] [REX] 0F [38|3A] opcode ModRM (SDM 2.1: a mandatory 66/F3/F2
+ * is a legacy prefix and comes first; REX, when needed, immediately precedes the
+ * opcode's 0F). The vexop that describes the VEX form describes this one too:
+ * pp is the mandatory prefix, map the escape bytes; W is 0 (no 64-bit form here). */
+static void sse(insn *i, vexop e, int reg, const operand *o)
+{
+    static const uint8_t prefix[] = { [PP_66] = 0x66, [PP_F3] = 0xf3, [PP_F2] = 0xf2 };
+    if (e.pp != PP_NONE)
+        emit1(i, prefix[e.pp]);
+    rex(i, 0, reg, o);
+    emit1(i, 0x0f);
+    if (e.map == MAP_0F38)
+        emit1(i, 0x38);
+    else if (e.map == MAP_0F3A)
+        emit1(i, 0x3a);
+    emit1(i, e.op);
+    emit_rm(i, reg, o, 1);
+}
+
+/* movdqu load F3 0F 6F, store F3 0F 7F; movdqa 66 0F 6F with dst in reg (llvm-mc's choice) */
+void x64_movdqu_load(x64_asm *as, x64_vreg dst, x64_mem src)
+{
+    BEGIN("movdqu_load");
+    operand o = MEM(src);
+    sse(&i, VEXOP(F3, 0F, 0, 0x6f), SSE_XMM(dst), &o);
+    END();
+}
+
+void x64_movdqu_store(x64_asm *as, x64_mem dst, x64_vreg src)
+{
+    BEGIN("movdqu_store");
+    operand o = MEM(dst);
+    sse(&i, VEXOP(F3, 0F, 0, 0x7f), SSE_XMM(src), &o);
+    END();
+}
+
+void x64_movdqa_rr(x64_asm *as, x64_vreg dst, x64_vreg src)
+{
+    BEGIN("movdqa_rr");
+    operand o = reg_operand(SSE_XMM(src));
+    sse(&i, VEXOP(66, 0F, 0, 0x6f), SSE_XMM(dst), &o);
+    END();
+}
+
+/* dst = dst op src: reg = dst, r/m = src */
+static const vexop sseops[] = {
+    [X64_PADDD]       = VEXOP_INIT(66,   0F,   0, 0xfe),
+    [X64_PXOR]        = VEXOP_INIT(66,   0F,   0, 0xef),
+    [X64_PSHUFB]      = VEXOP_INIT(66,   0F38, 0, 0x00),
+    [X64_SHA1NEXTE]   = VEXOP_INIT(NONE, 0F38, 0, 0xc8),
+    [X64_SHA1MSG1]    = VEXOP_INIT(NONE, 0F38, 0, 0xc9),
+    [X64_SHA1MSG2]    = VEXOP_INIT(NONE, 0F38, 0, 0xca),
+    [X64_SHA256RNDS2] = VEXOP_INIT(NONE, 0F38, 0, 0xcb),
+    [X64_SHA256MSG1]  = VEXOP_INIT(NONE, 0F38, 0, 0xcc),
+    [X64_SHA256MSG2]  = VEXOP_INIT(NONE, 0F38, 0, 0xcd),
+};
+
+static vexop sseop(insn *i, x64_sseop op)
+{
+    if ((unsigned)op > X64_SHA256MSG2) {
+        refuse(i, "op %d is not an x64_sseop", (int)op);
+        return sseops[0];
+    }
+    return sseops[op];
+}
+
+void x64_sse_rr(x64_asm *as, x64_sseop op, x64_vreg dst, x64_vreg src)
+{
+    BEGIN("sse_rr");
+    vexop e = sseop(&i, op);
+    operand o = reg_operand(SSE_XMM(src));
+    sse(&i, e, SSE_XMM(dst), &o);
+    END();
+}
+
+void x64_sse_rm(x64_asm *as, x64_sseop op, x64_vreg dst, x64_mem src)
+{
+    BEGIN("sse_rm");
+    vexop e = sseop(&i, op);
+    operand o = MEM(src);
+    sse(&i, e, SSE_XMM(dst), &o);
+    END();
+}
+
+/* dst = op(dst, src, imm8); sha1rnds4's imm8 selects one of four round functions */
+static const struct { vexop e; int imm_max; } sseops_i[] = {
+    [X64_PSHUFD]    = { VEXOP_INIT(66,   0F,   0, 0x70), 255 },
+    [X64_PALIGNR]   = { VEXOP_INIT(66,   0F3A, 0, 0x0f), 255 },
+    [X64_PBLENDW]   = { VEXOP_INIT(66,   0F3A, 0, 0x0e), 255 },
+    [X64_SHA1RNDS4] = { VEXOP_INIT(NONE, 0F3A, 0, 0xcc), 3 },
+};
+
+void x64_sse_rri(x64_asm *as, x64_sseop_i op, x64_vreg dst, x64_vreg src, int imm8)
+{
+    BEGIN("sse_rri");
+    if ((unsigned)op > X64_SHA1RNDS4) {
+        refuse(&i, "op %d is not an x64_sseop_i", (int)op);
+        op = X64_PSHUFD;
+    }
+    int imm = imm_in(&i, imm8, 0, sseops_i[op].imm_max, "imm8");
+    operand o = reg_operand(SSE_XMM(src));
+    sse(&i, sseops_i[op].e, SSE_XMM(dst), &o);
+    emit1(&i, (unsigned)imm);
+    END();
+}
+
+/* pinsrd xmm, r/m32, imm8: 66 0F 3A 22 /r ib; pextrd r/m32, xmm, imm8: 66 0F 3A 16 /r ib
+ * (the xmm register in reg both times); imm 0..3 the dword */
+void x64_pinsrd_m(x64_asm *as, x64_vreg dst, x64_mem src, int imm)
+{
+    BEGIN("pinsrd_m");
+    int index = imm_in(&i, imm, 0, 3, "pinsrd index");
+    operand o = MEM(src);
+    sse(&i, VEXOP(66, 0F3A, 0, 0x22), SSE_XMM(dst), &o);
+    emit1(&i, (unsigned)index);
+    END();
+}
+
+void x64_pextrd_m(x64_asm *as, x64_mem dst, x64_vreg src, int imm)
+{
+    BEGIN("pextrd_m");
+    int index = imm_in(&i, imm, 0, 3, "pextrd index");
+    operand o = MEM(dst);
+    sse(&i, VEXOP(66, 0F3A, 0, 0x16), SSE_XMM(src), &o);
+    emit1(&i, (unsigned)index);
     END();
 }
 

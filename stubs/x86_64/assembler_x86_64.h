@@ -1,7 +1,7 @@
 /*
  * stubs/x86_64/assembler_x86_64.h — the x86-64 instruction encoder
- * (HotSpot's cpu/x86/assembler_x86.hpp, reduced to what the SHA-3 stubs
- * need: scalar integer, BMI1/BMI2, AVX2 and AVX-512 forms).
+ * (HotSpot's cpu/x86/assembler_x86.hpp, reduced to what the SHA stubs
+ * need: scalar integer, BMI1/BMI2, SSE with SHA-NI, AVX2 and AVX-512 forms).
  *
  * Pure code emission, compiled on every host: bytes go into a caller-provided
  * buffer; nothing here executes them.
@@ -212,6 +212,38 @@ void x64_vpinsrq_m(x64_asm *as, x64_vreg dst, x64_vreg a, x64_mem src, int imm);
 /* vinserti128 dst, a, b, imm (0..1): a (256 bits) with 128-bit half imm replaced by xmm b */
 void x64_vinserti128(x64_asm *as, x64_vreg dst, x64_vreg a, x64_vreg b, int imm);
 void x64_vzeroupper(x64_asm *as);
+/* vpshufb dst, a, b: byte k of each 128-bit lane of dst is the byte of a's lane that b's byte k
+   selects (0 when its bit 7 is set); vpalignr dst, a, b, imm: each lane of dst is the lane pair
+   a:b (a high) shifted right by imm bytes (0..255) */
+void x64_vpshufb(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b);
+void x64_vpalignr(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b, int imm8);
+
+/* ---- SSE (legacy encoding): xmm0..xmm15, 128 bits ------------------------
+ * [66|F3] [REX] 0F [38|3A] opcode ModRM: the mandatory prefix before REX.
+ * SHA-NI exists only in this encoding, so the stubs that use it keep the rest
+ * of their vector code legacy too (no VEX/SSE transitions). The arithmetic
+ * forms' memory operands must be 16-byte aligned (SSE's rule; movdqu and
+ * the 32-bit pinsrd/pextrd excepted). */
+void x64_movdqu_load(x64_asm *as, x64_vreg dst, x64_mem src);
+void x64_movdqu_store(x64_asm *as, x64_mem dst, x64_vreg src);
+void x64_movdqa_rr(x64_asm *as, x64_vreg dst, x64_vreg src);
+/* dst = dst op src, op in paddd, pxor, pshufb (src selects dst's bytes), and the SHA-NI
+   message and round forms sha1nexte, sha1msg1, sha1msg2, sha256rnds2 (its third operand
+   is always xmm0: the two rounds' W + K in its low dwords), sha256msg1, sha256msg2 */
+typedef enum x64_sseop {
+    X64_PADDD, X64_PXOR, X64_PSHUFB, X64_SHA1NEXTE, X64_SHA1MSG1, X64_SHA1MSG2, X64_SHA256RNDS2,
+    X64_SHA256MSG1, X64_SHA256MSG2,
+} x64_sseop;
+void x64_sse_rr(x64_asm *as, x64_sseop op, x64_vreg dst, x64_vreg src);
+void x64_sse_rm(x64_asm *as, x64_sseop op, x64_vreg dst, x64_mem src);
+/* dst = op(dst, src, imm8) for pshufd (dst = src's dwords as imm8 picks them), palignr
+   (dst:src shifted right by imm8 bytes), pblendw (word k from src where imm8 bit k is set),
+   sha1rnds4 (four rounds, imm8 0..3 the round function and constant) */
+typedef enum x64_sseop_i { X64_PSHUFD, X64_PALIGNR, X64_PBLENDW, X64_SHA1RNDS4 } x64_sseop_i;
+void x64_sse_rri(x64_asm *as, x64_sseop_i op, x64_vreg dst, x64_vreg src, int imm8);
+/* pinsrd dst, dword [src], imm (0..3): dword imm of dst from memory; pextrd dword [dst], src, imm */
+void x64_pinsrd_m(x64_asm *as, x64_vreg dst, x64_mem src, int imm);
+void x64_pextrd_m(x64_asm *as, x64_mem dst, x64_vreg src, int imm);
 
 /* ---- AVX-512 (EVEX): xmm0..xmm31, 128, 256 or 512 bits; masks ------------
  * k: the writemask (X64_K0 = none); zeroing: zero the unselected elements

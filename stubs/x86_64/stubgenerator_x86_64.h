@@ -1,12 +1,13 @@
 /*
- * stubs/x86_64/stubgenerator_x86_64.h — the x86-64 SHA-3 stub generators
- * (HotSpot's cpu/x86/stubGenerator_x86_64_sha3.cpp and minivm's own).
+ * stubs/x86_64/stubgenerator_x86_64.h — the x86-64 SHA stub generators: SHA-3
+ * (HotSpot's cpu/x86/stubGenerator_x86_64_sha3.cpp and minivm's own), and
+ * SHA-1, SHA-256, SHA-512 (below; cpu/x86/macroAssembler_x86_sha.cpp).
  *
  * Pure code emission into an x64_asm buffer: compiled and runnable on every
  * host, so every stub can be generated, printed and checked against llvm-mc
  * anywhere; only executing the bytes needs x86-64 (and the variant's ISA).
  *
- * Every variant takes HotSpot's arguments (stubdeclarations.h):
+ * Every SHA-3 variant takes HotSpot's arguments (stubdeclarations.h):
  *   rdi buf, rsi state, edx block_size [, ecx ofs, r8d limit]   (System V)
  * reads only the low 32 bits of the int arguments, dispatches on block_size
  * inside (72/104/136/144/168; anything else is a caller bug, as in HotSpot),
@@ -68,5 +69,37 @@ size_t x64_generate_sha3_implCompress(x64_asm *as, const x64_sha3_config *cfg);
 /* One Keccak round of the variant as its stub emits it (for llvm-mca and
    the instruction counts in docs/stubs.md). */
 void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg);
+
+/*
+ * The SHA-1, SHA-256 and SHA-512 stubs (stubgenerator_x86_64_sha.c; HotSpot's
+ * fast_sha1, fast_sha256 and sha512_AVX2): rdi buf, rsi state [, edx ofs,
+ * ecx limit] (System V). The single-block entry (sha*_implCompress) compresses
+ * one block and returns 0; the multi-block entry (sha*_implCompressMB)
+ *   do { compress(buf); buf += BS; ofs += BS; } while (ofs <= limit); return ofs;
+ * (BS 64 or 128; the low 32 bits of ofs and limit, compared signed). The state
+ * is int[5], int[8] or long[8] (H0 first, native words), the block big-endian
+ * words (FIPS 180-4). rbx, rbp, r12..r15 and the direction flag are preserved;
+ * nothing is read past the last block nor written outside the state.
+ *   SHA-1, SHA-256  SHA-NI with SSSE3 and SSE4.1 (legacy SSE, xmm only, no
+ *                   vzeroupper needed); no stack
+ *   SHA-512         AVX2 and BMI2 (VEX.128 schedule, rorx rounds); ends with
+ *                   vzeroupper
+ * Each returns the entry's byte offset; on a refused instruction or a full
+ * buffer x64_asm_failed(as) is true and the bytes must not run.
+ */
+size_t x64_generate_sha1_implCompress(x64_asm *as, bool multi_block);
+size_t x64_generate_sha256_implCompress(x64_asm *as, bool multi_block);
+size_t x64_generate_sha512_implCompress(x64_asm *as, bool multi_block);
+
+/* The round constants the SHA-256 and SHA-512 stubs read (FIPS 180-4 4.2.2, 4.2.3). */
+extern const uint32_t x64_sha256_round_consts[64];
+extern const uint64_t x64_sha512_round_consts[80];
+
+/* One block's compression as the stubs run it, from the message loads to the state
+   update, without the entry, the exit and the multi-block loop (SHA-512: its four
+   schedule trips unrolled): for llvm-mca and the instruction counts. */
+void x64_emit_sha1_block(x64_asm *as);
+void x64_emit_sha256_block(x64_asm *as);
+void x64_emit_sha512_block(x64_asm *as);
 
 #endif
