@@ -1,6 +1,6 @@
 /*
  * stubs/x86_64/stubs_x86_64.c — x86-64's part of the stub plumbing
- * (stub_arch.h): which SHA-3 variant the flags and the host allow, the
+ * (stub_arch.h): which stub variants the flags and the host allow, the
  * generators behind the stub ids, how the code is printed, and the crash
  * handler's view of an x86-64 Linux signal context.
  */
@@ -39,8 +39,13 @@ static const stub_variant variants[] = {
      FEATURE(BMI1) | FEATURE(BMI2)},
     {STUB_FAMILY_SHA3, "gpr-nobmi",
      SHA3_ON "-XX:-UseSIMDForSHA3Intrinsic -XX:-UseBMI1Instructions -XX:-UseBMI2Instructions", 0},
+    /* SHA-1 and SHA-256 on SHA-NI (with SSSE3's pshufb and SSE4.1's pblendw/pinsrd), SHA-512 on AVX2
+       with BMI2's rorx: HotSpot's x86 rules (ergonomics_x86_64.c) */
+    {STUB_FAMILY_SHA1, "sha-ni", "-XX:+UseSHA1Intrinsics", FEATURE(SHA) | FEATURE(SSSE3) | FEATURE(SSE4_1)},
+    {STUB_FAMILY_SHA256, "sha-ni", "-XX:+UseSHA256Intrinsics", FEATURE(SHA) | FEATURE(SSSE3) | FEATURE(SSE4_1)},
+    {STUB_FAMILY_SHA512, "avx2", "-XX:+UseSHA512Intrinsics", FEATURE(AVX) | FEATURE(AVX2) | FEATURE(BMI2)},
 };
-/* the generator's configuration of each, in the same order */
+/* the SHA-3 generator's configuration of each SHA-3 variant, in the same order */
 static const variant_desc descs[] = {
     {X64_SHA3_AVX512_LANES, false}, {X64_SHA3_AVX512, false}, {X64_SHA3_AVX2, false},
     {X64_SHA3_GPR, true},           {X64_SHA3_GPR, false},
@@ -48,11 +53,12 @@ static const variant_desc descs[] = {
 #undef SHA3_ON
 #undef FEATURE
 #define NVARIANTS (sizeof variants / sizeof variants[0])
-_Static_assert(sizeof descs / sizeof descs[0] == NVARIANTS, "one generator configuration per variant");
+#define NSHA3 (sizeof descs / sizeof descs[0]) /* the SHA-3 variants come first */
 
+/* The SHA-3 variant called name */
 static const stub_variant *variant_named(const char *name)
 {
-    for (size_t i = 0; i < NVARIANTS; i++)
+    for (size_t i = 0; i < NSHA3; i++)
         if (strcmp(variants[i].name, name) == 0)
             return &variants[i];
     return NULL;
@@ -71,7 +77,9 @@ static const stub_variant *variant_named(const char *name)
 static stub_choice choose(stub_family family, const cpu_info *host)
 {
     stub_choice c = {NULL, NULL, NULL, NULL};
-    if (family != STUB_FAMILY_SHA3 || !FLAG(UseSHA3Intrinsics))
+    if (family != STUB_FAMILY_SHA3)
+        return stub_choose_only_variant(&x64_stub_ops, family, host);
+    if (!FLAG(UseSHA3Intrinsics))
         return c;
     bool bmi = FLAG(UseBMI1Instructions) && FLAG(UseBMI2Instructions);
     const char *flag;
@@ -91,7 +99,7 @@ static stub_choice choose(stub_family family, const cpu_info *host)
     if (!host)
         return c;
     const stub_variant *v = variant_named(c.variant);
-    for (size_t i = (size_t)(v - variants); i < NVARIANTS; i++) {
+    for (size_t i = (size_t)(v - variants); i < NSHA3; i++) {
         if (descs[i].bmi && !bmi)
             continue;
         uint64_t missing = variants[i].features & ~host->features;
@@ -111,24 +119,43 @@ static stub_choice choose(stub_family family, const cpu_info *host)
 static bool generate(stub_id id, const char *variant, uint8_t *code, size_t room, size_t *entry, size_t *size,
                      char *err, size_t errlen)
 {
-    const stub_variant *v = variant_named(variant);
-    if (!v || (id != STUB_ID_sha3_implCompress && id != STUB_ID_sha3_implCompressMB)) {
-        snprintf(err, errlen, "no x86-64 generator");
-        return false;
-    }
-    const variant_desc *d = &descs[v - variants];
-    x64_sha3_config cfg = {
-        .variant = d->variant,
-        .multi_block = id == STUB_ID_sha3_implCompressMB,
-        .bmi1 = d->bmi,
-        .bmi2 = d->bmi,
-    };
     x64_asm as;
     x64_asm_init(&as, code, room);
     /* A refusal is reported as a warning, not an abort(), even in debug
        builds: a failed generator must leave the VM running interpreted. */
     as.fatal = false;
-    *entry = x64_generate_sha3_implCompress(&as, &cfg);
+    switch (id) {
+    case STUB_ID_sha3_implCompress:
+    case STUB_ID_sha3_implCompressMB: {
+        const stub_variant *v = variant_named(variant);
+        if (!v) {
+            snprintf(err, errlen, "no x86-64 generator");
+            return false;
+        }
+        const variant_desc *d = &descs[v - variants];
+        x64_sha3_config cfg = {
+            .variant = d->variant,
+            .multi_block = id == STUB_ID_sha3_implCompressMB,
+            .bmi1 = d->bmi,
+            .bmi2 = d->bmi,
+        };
+        *entry = x64_generate_sha3_implCompress(&as, &cfg);
+        break;
+    }
+    case STUB_ID_sha1_implCompress:
+    case STUB_ID_sha1_implCompressMB:
+        *entry = x64_generate_sha1_implCompress(&as, id == STUB_ID_sha1_implCompressMB);
+        break;
+    case STUB_ID_sha256_implCompress:
+    case STUB_ID_sha256_implCompressMB:
+        *entry = x64_generate_sha256_implCompress(&as, id == STUB_ID_sha256_implCompressMB);
+        break;
+    case STUB_ID_sha512_implCompress:
+    case STUB_ID_sha512_implCompressMB:
+        *entry = x64_generate_sha512_implCompress(&as, id == STUB_ID_sha512_implCompressMB);
+        break;
+    default: snprintf(err, errlen, "no x86-64 generator"); return false;
+    }
     if (x64_asm_failed(&as)) {
         snprintf(err, errlen, "%s", as.errmsg);
         return false;
