@@ -29,6 +29,17 @@
 #   avx1   ... -XX:UseAVX=1                            no vector stub below AVX2: a warning, the bytecode
 #   avx512 -XX:EmulateCPU=icelake-server -XX:+UseSIMDForSHA3Intrinsic
 #          the flags ask for AVX-512, the host cannot: a warning and the AVX2 stub, never SIGILL
+#
+# Then the SHA-1/SHA-2 matrix, the other four intrinsic flags, per model:
+#   sha1    -XX:+UseSHA1Intrinsics     SHA-1
+#   sha256  -XX:+UseSHA256Intrinsics   SHA-224, SHA-256
+#   sha512  -XX:+UseSHA512Intrinsics   SHA-384, SHA-512, SHA-512/224, SHA-512/256
+#   nosha   -XX:-UseSHA                all seven: the bytecode, no warning
+# which ran (the stub linked to SHA::, SHA2::, SHA5::implCompress0), the warning,
+# the digests against hashlib. Expected: the family's stub (AArch64 "crypto", x86-64
+# "sha-ni" for SHA-1/SHA-256, "avx2" for SHA-512) where the CPU has the feature
+# (sha1, sha256, sha512; sha; avx2 and bmi2), elsewhere HotSpot's "not available"
+# warning and the bytecode.
 # Exit status 1 when any cell differs from that. scripts/test-cross runs it.
 set -eu
 cd "$(dirname "$0")/.."
@@ -48,15 +59,22 @@ minivm=$build/minivm
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 -c "import random, sys; random.seed(20261130); sys.stdout.buffer.write(bytes(random.getrandbits(8) for _ in range(5000)))" >"$tmp/in"
-algos="SHA3-224 SHA3-256 SHA3-384 SHA3-512 SHAKE128 SHAKE256"
+sha3_algos="SHA3-224 SHA3-256 SHA3-384 SHA3-512 SHAKE128 SHAKE256"
 python3 - "$tmp/in" >"$tmp/want" <<'EOF'
 import hashlib, sys
 data = open(sys.argv[1], 'rb').read()
 for name, h in [('SHA3-224', hashlib.sha3_224(data).hexdigest()), ('SHA3-256', hashlib.sha3_256(data).hexdigest()),
                 ('SHA3-384', hashlib.sha3_384(data).hexdigest()), ('SHA3-512', hashlib.sha3_512(data).hexdigest()),
-                ('SHAKE128', hashlib.shake_128(data).hexdigest(32)), ('SHAKE256', hashlib.shake_256(data).hexdigest(64))]:
+                ('SHAKE128', hashlib.shake_128(data).hexdigest(32)), ('SHAKE256', hashlib.shake_256(data).hexdigest(64)),
+                ('SHA-1', hashlib.sha1(data).hexdigest()), ('SHA-224', hashlib.sha224(data).hexdigest()),
+                ('SHA-256', hashlib.sha256(data).hexdigest()), ('SHA-384', hashlib.sha384(data).hexdigest()),
+                ('SHA-512', hashlib.sha512(data).hexdigest()),
+                ('SHA-512/224', hashlib.new('sha512_224', data).hexdigest()),
+                ('SHA-512/256', hashlib.new('sha512_256', data).hexdigest())]:
     print(name, h)
 EOF
+# what cell() hashes, and whose implCompress0 line names the path
+algos=$sha3_algos holder=SHA3
 
 run() { # model, minivm arguments...
     m=$1; shift
@@ -80,8 +98,9 @@ cell() { # model, flags...
         got=$(awk '{print $1}' "$tmp/out" | grep -E '^[0-9a-f]+$' | tail -1)
         want=$(awk -v a="$a" '$1 == a {print $2}' "$tmp/want")
         [ "$got" = "$want" ] || ok=WRONG
-        # the stub named on the implCompress0 line, else the bytecode
-        p=$(grep 'implCompress0' "$tmp/out" "$tmp/err" 2>/dev/null | sed -n 's/.*(intrinsic).*stub [a-zA-Z0-9_]* (\([a-z0-9-]*\)).*/\1/p' | head -1)
+        # the stub named on the holder's implCompress0 line, else the bytecode
+        p=$(grep -h "^$holder::implCompress0" "$tmp/out" "$tmp/err" 2>/dev/null |
+            sed -n 's/.*(intrinsic).*stub [a-zA-Z0-9_]* (\([a-z0-9-]*\)).*/\1/p' | head -1)
         p=${p:-int}
         [ -z "$path" ] || [ "$path" = "$p" ] || p=mixed
         path=$p
@@ -94,6 +113,46 @@ midr_of() { # "0xII 0xV 0xPPP R" -> 0x%08x
     set -- $1
     [ $# -eq 4 ] || return 0
     printf '0x%08x' $(( ($1 << 24) | ($2 << 20) | (0xf << 16) | ($3 << 4) | $4 ))
+}
+
+# The SHA-1/SHA-2 matrix (see the header); adds to $failed.
+sha2_matrix() {
+    if [ "$arch" = x86_64 ]; then f1=sha f2=sha f5=avx2 v1=sha-ni v2=sha-ni v5=avx2; else
+        f1=sha1 f2=sha256 f5=sha512 v1=crypto v2=crypto v5=crypto; fi
+    before=$failed
+    printf '\n%-12s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s\n' model "$f1" "$f2" "$f5" sha1 sha256 sha512 nosha
+    for m in $models; do
+        cpu=$(run "$m" -XX:+UnlockDiagnosticVMOptions -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
+        has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
+        h1=$(has "$f1") h2=$(has "$f2") h5=$(has "$f5")
+        if [ "$arch" = x86_64 ] && [ "$(has bmi2)" = no ]; then h5=no; fi
+        algos="SHA-1" holder=SHA
+        c1=$(cell "$m" -XX:+UseSHA1Intrinsics)
+        n1=$(cell "$m" -XX:-UseSHA)
+        algos="SHA-224 SHA-256" holder=SHA2
+        c2=$(cell "$m" -XX:+UseSHA256Intrinsics)
+        n2=$(cell "$m" -XX:-UseSHA)
+        algos="SHA-384 SHA-512 SHA-512/224 SHA-512/256" holder=SHA5
+        c5=$(cell "$m" -XX:+UseSHA512Intrinsics)
+        n5=$(cell "$m" -XX:-UseSHA)
+        nosha="int - OK"
+        if [ "$n1" != "int - OK" ] || [ "$n2" != "int - OK" ] || [ "$n5" != "int - OK" ]; then nosha="$n1/$n2/$n5"; fi
+        printf '%-12s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s\n' "${m%%,*}" "$h1" "$h2" "$h5" "$c1" "$c2" "$c5" \
+            "$nosha"
+        w1="int W OK" w2="int W OK" w5="int W OK"
+        if [ "$h1" = yes ]; then w1="$v1 - OK"; fi
+        if [ "$h2" = yes ]; then w2="$v2 - OK"; fi
+        if [ "$h5" = yes ]; then w5="$v5 - OK"; fi
+        for pair in "sha1:$w1:$c1" "sha256:$w2:$c2" "sha512:$w5:$c5" "nosha:int - OK:$nosha"; do
+            name=${pair%%:*} rest=${pair#*:} want=${rest%%:*} got=${rest#*:}
+            if [ "$got" != "$want" ]; then
+                echo "  ${m%%,*} $name: expected '$want', got '$got'" >&2
+                failed=1
+            fi
+        done
+    done
+    algos=$sha3_algos holder=SHA3
+    if [ "$failed" = "$before" ]; then echo "sha2_matrix: every cell as expected"; else echo "sha2_matrix: FAILED" >&2; fi
 }
 
 failed=0
@@ -121,6 +180,7 @@ if [ "$arch" = x86_64 ]; then
         done
     done
     [ $failed -eq 0 ] && echo "sha3_matrix (x86_64): every cell as expected" || echo "sha3_matrix: FAILED" >&2
+    sha2_matrix
     exit $failed
 fi
 printf '%-11s %-10s %-4s %-6s %-11s  %-14s %-14s %-14s\n' model MIDR sha3 sha512 "defaults" \
@@ -151,4 +211,5 @@ for m in $models; do
     done
 done
 [ $failed -eq 0 ] && echo "sha3_matrix: every cell as expected" || echo "sha3_matrix: FAILED" >&2
+sha2_matrix
 exit $failed
