@@ -192,12 +192,14 @@ def discover(args):
         skipped.append(("java-C2, java-Xint", why))
     else:
         c2 = ["-XX:+UnlockDiagnosticVMOptions", "-XX:-UseSHA3Intrinsics"]
+        jdk = lambda n: n != "SHA-256-JDK15"  # noqa: E731 (minivm's name: the JDK has no such digest)
         configs.append(Config("java-C2", "java", [java] + c2 + [src], c2,
-                              "HotSpot C2: its SHA-1/SHA-2 intrinsics, not the SHA-3 one"))
+                              "HotSpot C2: its SHA-1/SHA-2 intrinsics, not the SHA-3 one", only=jdk))
         none = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512")]
         configs.append(Config("java-C2-nointrinsics", "java", [java] + none + [src], none,
-                              "HotSpot C2 without the SHA-1/SHA-2 intrinsics", only=lambda n: not is_sha3(n)))
-        configs.append(Config("java-Xint", "java", [java, "-Xint", src], ["-Xint"], "HotSpot's interpreter"))
+                              "HotSpot C2 without the SHA-1/SHA-2 intrinsics",
+                              only=lambda n: jdk(n) and not is_sha3(n)))
+        configs.append(Config("java-Xint", "java", [java, "-Xint", src], ["-Xint"], "HotSpot's interpreter", only=jdk))
     for spec in args.config:
         name, eq, options = spec.partition("=")
         if not eq or not name or any(c.name == name for c in configs):
