@@ -48,8 +48,7 @@
 
 #if defined(__aarch64__)
 #define CAN_RUN 1
-uint64_t checkasm_call(void *fn, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
-                       uint32_t *clobbered);
+#include "checkasm_aarch64.h"
 #else
 #define CAN_RUN 0
 #endif
@@ -268,19 +267,7 @@ static void test_llvm_mc_dump(void **state)
 
 /* Deterministic xorshift64*, so a failure is reproducible from the printed seed. */
 static uint64_t rng_state = 0x243F6A8885A308D3ULL;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
-
-static bool host_has(int feature)
-{
-    cpu_info cpu;
-    return cpu_detect_host(&cpu) && cpu_has(&cpu, feature);
-}
+static uint64_t rnd(void) { return checkasm_rnd(&rng_state); }
 
 typedef struct runnable {
     codecache cc;
@@ -303,46 +290,6 @@ static void make_runnable(const sha_stub *s, runnable *r)
     if (!codecache_seal(&r->cc, true, err, sizeof err))
         fail_msg("code cache: %s", err);
     r->entry = (void *)(uintptr_t)m->entry;
-}
-
-/* Input ending exactly at an unmapped page. */
-typedef struct guarded {
-    uint8_t *base;
-    size_t len;
-    uint8_t *end;
-} guarded;
-
-static guarded guarded_new(size_t len)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t pages = (len + page - 1) / page + 1;
-    uint8_t *p = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(p != MAP_FAILED);
-    assert_int_equal(mprotect(p + (pages - 1) * page, page, PROT_NONE), 0);
-    return (guarded){p, pages * page, p + (pages - 1) * page};
-}
-
-static uint64_t garbage_high(int32_t v)
-{
-    return (rnd() & 0xFFFFFFFF00000000ULL) | (uint32_t)v;
-}
-
-static const char *clobber_names(uint32_t mask, char *buf, size_t cap)
-{
-    buf[0] = '\0';
-    for (int b = 0; b < 20; b++) {
-        if (!(mask & (1u << b)))
-            continue;
-        char name[8];
-        if (b < 10)
-            snprintf(name, sizeof name, "x%d", 19 + b);
-        else if (b < 18)
-            snprintf(name, sizeof name, "d%d", b - 2);
-        else
-            snprintf(name, sizeof name, "%s", b == 18 ? "sp" : "fp");
-        snprintf(buf + strlen(buf), cap - strlen(buf), " %s", name);
-    }
-    return buf;
 }
 
 /* The state between guard bytes: STATE_AT bytes before it, the rest after. */
@@ -381,7 +328,7 @@ static int blocks_for(int ofs, int limit, int bs)
 }
 
 /* One call: the stub on buf (nblocks at the end of in) with ofs and limit, against the reference. */
-static void check_call(const sha_stub *s, runnable *r, guarded *in, int nblocks, int ofs, int limit,
+static void check_call(const sha_stub *s, runnable *r, checkasm_guarded *in, int nblocks, int ofs, int limit,
                        const char *what)
 {
     const int bs = s->block_bytes;
@@ -397,11 +344,12 @@ static void check_call(const sha_stub *s, runnable *r, guarded *in, int nblocks,
 
     uint32_t clobbered = 0;
     uint64_t ret = checkasm_call(r->entry, (uint64_t)(uintptr_t)buf, (uint64_t)(uintptr_t)(st.bytes + STATE_AT),
-                                 garbage_high(ofs), garbage_high(limit), rnd(), &clobbered);
+                                 checkasm_garbage_high(&rng_state, ofs), checkasm_garbage_high(&rng_state, limit),
+                                 rnd(), &clobbered);
     char names[128];
     if (clobbered)
         fail_msg("%s, %s (seed %#llx): failed to preserve register(s)%s", s->name, what, (unsigned long long)seed,
-                 clobber_names(clobbered, names, sizeof names));
+                 checkasm_clobber_names(clobbered, names, sizeof names));
     for (int i = 0; i < (int)sizeof st.bytes; i++)
         if ((i < STATE_AT || i >= STATE_AT + s->state_bytes) && st.bytes[i] != GUARD_BYTE)
             fail_msg("%s, %s: wrote byte %d of the state's guards", s->name, what, i - STATE_AT);
@@ -445,7 +393,8 @@ static void check_abc(const sha_stub *s, runnable *r)
     checkasm_call(r->entry, (uint64_t)(uintptr_t)block, (uint64_t)(uintptr_t)st.bytes, 0, 0, 0, &clobbered);
     char names[128];
     if (clobbered)
-        fail_msg("%s, \"abc\": failed to preserve register(s)%s", s->name, clobber_names(clobbered, names, sizeof names));
+        fail_msg("%s, \"abc\": failed to preserve register(s)%s", s->name,
+                 checkasm_clobber_names(clobbered, names, sizeof names));
     if (memcmp(st.bytes, want[s->alg], (size_t)s->state_bytes) != 0)
         fail_msg("%s: the digest of \"abc\" is not FIPS 180-4's", s->name);
 }
@@ -453,7 +402,7 @@ static void check_abc(const sha_stub *s, runnable *r)
 static void test_stub(void **state)
 {
     const sha_stub *s = *state;
-    if (!host_has(s->feature)) {
+    if (!checkasm_host_has(s->feature)) {
         print_message("skipped: %s needs %s, which this CPU does not have\n", s->name,
                       cpu_feature_name(CPU_ARCH_AARCH64, s->feature));
         skip();
@@ -462,7 +411,7 @@ static void test_stub(void **state)
     make_runnable(s, &r);
     check_abc(s, &r);
     const int bs = s->block_bytes;
-    guarded in = guarded_new((size_t)bs * 8);
+    checkasm_guarded in = checkasm_guarded_new((size_t)bs * 8);
     if (!s->multi_block) {
         for (int t = 0; t < 200; t++)
             check_call(s, &r, &in, 1, 0, 0, "one block");
@@ -500,7 +449,7 @@ static void test_stub(void **state)
 static void test_sigill(void **state)
 {
     const sha_stub *s = *state;
-    if (host_has(s->feature)) {
+    if (checkasm_host_has(s->feature)) {
         print_message("skipped: this CPU has %s, %s runs\n", cpu_feature_name(CPU_ARCH_AARCH64, s->feature),
                       s->name);
         skip();
@@ -535,7 +484,7 @@ static int bench(void)
     printf("%-12s %12s %12s %10s\n", "stub", "ns/block", "C ref", "speed-up");
     for (int c = 0; c < NSTUBS; c++) {
         const sha_stub *s = &stubs[c];
-        if (!s->multi_block || !host_has(s->feature))
+        if (!s->multi_block || !checkasm_host_has(s->feature))
             continue;
         runnable r;
         make_runnable(s, &r);

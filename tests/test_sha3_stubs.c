@@ -41,8 +41,7 @@
 #if defined(__aarch64__)
 #include "aarch64/cpu_aarch64.h"
 #define CAN_RUN 1
-uint64_t checkasm_call(void *fn, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
-                       uint32_t *clobbered);
+#include "checkasm_aarch64.h"
 #else
 #define CAN_RUN 0
 #endif
@@ -105,13 +104,7 @@ static const int block_sizes[] = {72, 104, 136, 144, 168};
 
 /* Deterministic xorshift64*, so a failure is reproducible from the printed seed. */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
+static uint64_t rnd(void) { return checkasm_rnd(&rng_state); }
 
 typedef struct runnable {
     codecache cc;
@@ -140,65 +133,14 @@ static void make_runnable(const a64_sha3_config *cfg, runnable *r)
     r->entry = (void *)(uintptr_t)m->entry;
 }
 
-/* Input buffer ending exactly at an unmapped page. */
-typedef struct guarded {
-    uint8_t *base;
-    size_t len;
-    uint8_t *end;
-} guarded;
-
-static guarded guarded_new(size_t len)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t pages = (len + page - 1) / page + 1;
-    uint8_t *p = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(p != MAP_FAILED);
-    assert_int_equal(mprotect(p + (pages - 1) * page, page, PROT_NONE), 0);
-    return (guarded){p, pages * page, p + (pages - 1) * page};
-}
-
-static void guarded_free(guarded *g)
-{
-    munmap(g->base, g->len);
-}
-
-static uint64_t garbage_high(int32_t v)
-{
-    return (rnd() & 0xFFFFFFFF00000000ULL) | (uint32_t)v;
-}
-
 #define GUARD 0x6A09E667F3BCC908ULL
-
-static bool host_has_sha3(void)
-{
-    cpu_info cpu;
-    return cpu_detect_host(&cpu) && cpu_has(&cpu, A64_CPU_SHA3);
-}
-
-static const char *clobber_names(uint32_t mask, char *buf, size_t cap)
-{
-    buf[0] = '\0';
-    for (int b = 0; b < 20; b++) {
-        if (!(mask & (1u << b)))
-            continue;
-        char name[8];
-        if (b < 10)
-            snprintf(name, sizeof name, "x%d", 19 + b);
-        else if (b < 18)
-            snprintf(name, sizeof name, "d%d", b - 2);
-        else
-            snprintf(name, sizeof name, "%s", b == 18 ? "sp" : "fp");
-        snprintf(buf + strlen(buf), cap - strlen(buf), " %s", name);
-    }
-    return buf;
-}
 
 /* One configuration: trials per block size, single or multi-block. */
 static void check_config(const stub_config *c, int trials)
 {
     runnable r;
     make_runnable(&c->cfg, &r);
-    guarded in = guarded_new(168 * 8);
+    checkasm_guarded in = checkasm_guarded_new(168 * 8);
     for (int b = 0; b < NBLOCK_SIZES; b++) {
         int bs = block_sizes[b];
         for (int t = 0; t < trials; t++) {
@@ -223,11 +165,13 @@ static void check_config(const stub_config *c, int trials)
 
             uint32_t clobbered = 0;
             uint64_t ret = checkasm_call(r.entry, (uint64_t)(uintptr_t)buf, (uint64_t)(uintptr_t)(st + 1),
-                                         garbage_high(bs), garbage_high(ofs), garbage_high(limit), &clobbered);
+                                         checkasm_garbage_high(&rng_state, bs),
+                                         checkasm_garbage_high(&rng_state, ofs),
+                                         checkasm_garbage_high(&rng_state, limit), &clobbered);
             char names[128];
             if (clobbered)
                 fail_msg("%s, block size %d (seed %#llx): failed to preserve register(s)%s", c->name, bs,
-                         (unsigned long long)seed, clobber_names(clobbered, names, sizeof names));
+                         (unsigned long long)seed, checkasm_clobber_names(clobbered, names, sizeof names));
             if (st[0] != GUARD || st[26] != GUARD)
                 fail_msg("%s, block size %d: wrote outside the state", c->name, bs);
             for (int i = 0; i < 25; i++)
@@ -239,14 +183,14 @@ static void check_config(const stub_config *c, int trials)
                 fail_msg("%s, block size %d: returned ofs %d, want %d", c->name, bs, (int32_t)ret, want_ofs);
         }
     }
-    guarded_free(&in);
+    checkasm_guarded_free(&in);
     codecache_release(&r.cc);
 }
 
 static void test_stubs_vs_reference(void **state)
 {
     (void)state;
-    bool sha3 = host_has_sha3();
+    bool sha3 = checkasm_host_has(A64_CPU_SHA3);
     int ran = 0;
     for (int c = 0; c < NSTUB_CONFIGS; c++) {
         if (stub_configs[c].cfg.simd && !sha3)
@@ -262,7 +206,7 @@ static void test_stubs_vs_reference(void **state)
 static void test_simd_sigill_without_sha3(void **state)
 {
     (void)state;
-    if (host_has_sha3())
+    if (checkasm_host_has(A64_CPU_SHA3))
         skip();
     runnable r;
     make_runnable(&stub_configs[0].cfg, &r);
@@ -285,7 +229,7 @@ static void test_simd_sigill_without_sha3(void **state)
 /* --bench: ns per block for each configuration (checkasm's --bench). */
 static int bench(void)
 {
-    bool sha3 = host_has_sha3();
+    bool sha3 = checkasm_host_has(A64_CPU_SHA3);
     enum { BLOCKS = 64 };
     static uint8_t in[BLOCKS * 168];
     for (size_t i = 0; i < sizeof in; i++)
