@@ -20,9 +20,9 @@
  * (SHA-NI, SSSE3, SSE4.1 for SHA-1 and SHA-256; AVX2 and BMI2 for SHA-512) is
  * reported SKIPPED, never passed.
  *
- * `test_sha2_stubs_x86_64 --bench` times each multi-block entry the host runs (beside the C reference
- * and OpenSSL's EVP_DigestUpdate on the same 16 KiB)
- * against the C reference (ns per block).
+ * `test_sha2_stubs_x86_64 --bench` times each multi-block entry the host runs
+ * (ns per block) beside the C reference and OpenSSL's EVP_DigestUpdate on the
+ * same 16 KiB.
  */
 #include <setjmp.h>
 #include <stdarg.h>
