@@ -81,6 +81,22 @@ typedef struct rt_case {
     "end\n"
 #define COPY_TRACE16 "\tat Sys.arraycopy(Native Method)\n\tat T.main(@:16)\n"
 
+/* Sys.fill(new T[8], FROM, TO, 7); the call is on line 10 */
+#define FILL_PROG(T, FROM, TO)               \
+    "module T\n"                              \
+    "\n"                                      \
+    "method main() -> int\n"                  \
+    "    var a: " T "\n"                       \
+    "    var from, to, v: long\n"              \
+    "    ldi v, 8\n"                           \
+    "    newarray a, v\n"                      \
+    "    ldi from, " FROM "\n"                 \
+    "    ldi to, " TO "\n"                     \
+    "    call Sys.fill(a, from, to, v)\n"      \
+    "    ret from\n"                           \
+    "end\n"
+#define FILL_TRACE "\tat Sys.fill(Native Method)\n\tat T.main(@:10)\n"
+
 /* recursion without end: rec's call is on line 6, main's on line 13 */
 #define RECURSE_PROG               \
     "module T\n"                   \
@@ -429,6 +445,23 @@ static const rt_case cases[] = {
      "    ret n\n"
      "end\n",
      EXC "OutOfMemoryError: Requested array size exceeds VM limit", TRACE("\tat T.main(@:7)\n")},
+    /* ---- Sys.fill (Arrays.fill's stores): Arrays.rangeCheck's checks and texts ---- */
+    {"fill_from_after_to", {NULL}, {NULL}, FILL_PROG("byte[]", "5", "2"),
+     EXC "IllegalArgumentException: fromIndex(5) > toIndex(2)", TRACE(FILL_TRACE)},
+    {"fill_to_past_the_end", {NULL}, {NULL}, FILL_PROG("int[]", "0", "9"),
+     EXC "ArrayIndexOutOfBoundsException: Array index out of range: 9", TRACE(FILL_TRACE)},
+    {"fill_negative_from", {NULL}, {NULL}, FILL_PROG("long[]", "-1", "3"),
+     EXC "ArrayIndexOutOfBoundsException: Array index out of range: -1", TRACE(FILL_TRACE)},
+    {"fill_null", {NULL}, {NULL},
+     "module T\n"
+     "\n"
+     "method main() -> int\n"
+     "    var a: byte[]\n"
+     "    var from, to, v: long\n"
+     "    call Sys.fill(a, from, to, v)\n"
+     "    ret from\n"
+     "end\n",
+     EXC "NullPointerException", TRACE("\tat Sys.fill(Native Method)\n\tat T.main(@:6)\n")},
     /* ---- System.arraycopy: HotSpot's checks and texts ---- */
     {"arraycopy_last_source_index", {NULL}, {NULL}, COPY_PROG_LEN("byte[]", "10", "byte[]", "10", "5", "0", "6"),
      EXC "ArrayIndexOutOfBoundsException: arraycopy: last source index 11 out of bounds for byte[10]", TRACE(COPY_TRACE16)},

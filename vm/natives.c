@@ -29,6 +29,8 @@ static const char sys_source[] =
     "native method printHex(b: byte[], ofs: int, len: int)\n"
     "; System.arraycopy\n"
     "native method arraycopy(src: Object, srcPos: int, dst: Object, dstPos: int, length: int)\n"
+    "; Arrays.fill's bulk store (HotSpot's fill stubs): a[from..to) := v, after Arrays.rangeCheck's checks\n"
+    "native method fill(a: Object, from: int, to: int, v: long)\n"
     "; System.nanoTime, System.exit, System.gc\n"
     "native method nanoTime() -> long\n"
     "native method exit(status: int)\n"
@@ -313,6 +315,35 @@ static int n_rangeCheck(vm_t *vm, vm_value *a, vm_value *r)
     return VM_OK;
 }
 
+/* Arrays.fill's stores, as one bulk operation (System.arraycopy's sibling): the checks of
+   Arrays.rangeCheck first, so the bytecode caller's messages hold whoever calls it. */
+static int n_fill(vm_t *vm, vm_value *a, vm_value *r)
+{
+    vm_obj *o = a[0].ref;
+    char b[64];
+    if (!o)
+        return null_arg(vm);
+    if (o->kind == VM_T_RECORD)
+        return vm_throw(vm, VM_EXC_ARRAY_STORE, "fill: type %s is not an array", array_type_name(vm, o, b, sizeof b));
+    vm_value chk[3] = {{.i = o->length}, a[1], a[2]};
+    int st = n_rangeCheck(vm, chk, r);
+    if (st != VM_OK)
+        return st;
+    int64_t from = a[1].i, to = a[2].i, v = a[3].i;
+    switch (o->kind) {
+    case VM_T_BYTES: memset(VM_BYTES(o) + from, (int8_t)v, (size_t)(to - from)); break;
+    case VM_T_INTS:
+        for (int64_t i = from; i < to; i++)
+            VM_INTS(o)[i] = (int32_t)v;
+        break;
+    default:
+        for (int64_t i = from; i < to; i++)
+            VM_LONGS(o)[i] = v;
+    }
+    r->i = 0;
+    return VM_OK;
+}
+
 /* new ArrayIndexOutOfBoundsException(int index) */
 static int n_throwArrayIndex(vm_t *vm, vm_value *a, vm_value *r)
 {
@@ -339,7 +370,7 @@ static const struct {
     vm_native_fn fn;
 } sys_natives[] = {
     {"print", n_print},         {"println", n_println},     {"eprint", n_eprint}, {"eprintln", n_eprintln},
-    {"printLong", n_printLong}, {"printHex", n_printHex},   {"arraycopy", n_arraycopy},
+    {"printLong", n_printLong}, {"printHex", n_printHex},   {"arraycopy", n_arraycopy}, {"fill", n_fill},
     {"nanoTime", n_nanoTime},   {"exit", n_exit},           {"gc", n_gc},         {"argc", n_argc},
     {"arg", n_arg},             {"open", n_open},           {"read", n_read},     {"close", n_close},
     {"errorString", n_errorString},
