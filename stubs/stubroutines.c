@@ -202,11 +202,21 @@ failed:
      */
     if (failed_family == STUB_FAMILY_COUNT)
         failed_family = (stub_family)0;
-    vm_warning("Cannot generate the %s stubs: %s. %s runs interpreted (%s is off).", families[failed_family].display,
-               err, families[failed_family].display, flag_name((flag_id)families[failed_family].flag));
-    for (int f = 0; f < STUB_FAMILY_COUNT; f++)
-        if (choice[f].variant)
-            stub_family_flag_off((stub_family)f);
+    /* the families share the code cache: every one that was to be generated is off now, and the
+       warning names them all */
+    char names[128] = "", offs[256] = "";
+    int off = 0;
+    for (int f = 0; f < STUB_FAMILY_COUNT; f++) {
+        if (!choice[f].variant && f != (int)failed_family)
+            continue;
+        size_t n = strlen(names), o = strlen(offs);
+        snprintf(names + n, sizeof names - n, "%s%s", off ? ", " : "", families[f].display);
+        snprintf(offs + o, sizeof offs - o, "%s%s", off ? ", " : "", flag_name((flag_id)families[f].flag));
+        off++;
+        stub_family_flag_off((stub_family)f);
+    }
+    vm_warning("Cannot generate the %s stubs: %s. %s run%s interpreted (%s %s off).", families[failed_family].display,
+               err, names, off > 1 ? "" : "s", offs, off > 1 ? "are" : "is");
     return false;
 }
 

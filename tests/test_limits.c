@@ -172,6 +172,12 @@ static const limit_case CASES[] = {
      "print \"method main()\\n    ret\\nend\" }' > $T/m.mva; $MVM $T/m.mva",
      1, EXACT, "", EXACT,
      "@t/m.mva:196544: too many methods (at most 65536 in a program, the 22 of built-in modules included)\n"},
+    /* record 65535 exists in a full pool: a virtual method without a record receiver must not take it for its own */
+    {"virtual_method_after_a_full_record_pool", ANYWHERE,
+     "awk 'BEGIN { print \"module M\"; for (i = 0; i < 65536; i++) printf \"record R%d\\nend\\n\", i; "
+     "print \"virtual method f(x: long)\\n    ret\\nend\\nmethod main()\\n    ret\\nend\" }' > $T/m.mva; $MVM $T/m.mva",
+     1, EXACT, "", EXACT,
+     "@t/m.mva:131074: virtual method M.f must take a record declared in module M as its first parameter\n"},
     {"method_limit_one_less_loads", ANYWHERE,
      "awk 'BEGIN { print \"module M\"; for (i = 0; i < 65513; i++) printf \"method m%d()\\n    ret\\nend\\n\", i; "
      "print \"method main()\\n    ret\\nend\" }' > $T/m.mva; $MVM $T/m.mva",

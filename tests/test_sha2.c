@@ -15,7 +15,9 @@
  *   (d) the FIPS 180-4 examples ("abc", the 448- and 896-bit messages, one
  *       million 'a') against their published digests;
  *   (e) names: every one the JDK's MessageDigests benchmark uses is known,
- *       "sha-256" and "SHA256" are not.
+ *       "sha-256" and "SHA256" are not;
+ *   (f) a program's record extending SHA2.SHA2 with its own implCompress: the
+ *       multi-block candidate runs the bytecode (the override) for it, stubs or not.
  *
  * Under QEMU (MINIVM_EMULATED=1) the bytecode-only run takes every 7th length above 384.
  *
@@ -247,6 +249,100 @@ static void test_fips_examples(void **state)
     vm_free(vm);
 }
 
+/*
+ * (f) a program's record extending SHA2.SHA2 with an implCompress of its own (SHA-256's, then
+ * state[0] ^= 1): the multi-block candidate must run the bytecode for it, whose loop calls the
+ * override, not the SHA-256 stub. The digest with the stubs linked equals the digest without.
+ */
+static const char override_src[] =
+    "module Over\n"
+    "import DigestBase\n"
+    "import SHA2\n"
+    "record X extends SHA2.SHA2\n"
+    "end\n"
+    "method implCompress(this: X, buf: byte[], ofs: int)\n"
+    "    var st: int[]\n"
+    "    var z, v, one: int\n"
+    "    call SHA2.implCompress(this, buf, ofs)\n"
+    "    getfield st, this, state\n"
+    "    ldi z, 0\n"
+    "    ldi one, 1\n"
+    "    iaload v, st, z\n"
+    "    xor v, v, one\n"
+    "    iastore st, z, v\n"
+    "    ret\n"
+    "end\n"
+    "method hash(msg: byte[]) -> byte[]\n"
+    "    var d: X\n"
+    "    var n: int\n"
+    "    var buf: byte[]\n"
+    "    var st, h: int[]\n"
+    "    var a_src: int[]\n"
+    "    var a_sp: int\n"
+    "    var a_dst: int[]\n"
+    "    var a_dp, a_len: int\n"
+    "    var u_d: DigestBase.Digest\n"
+    "    var u_b: byte[]\n"
+    "    var u_ofs, u_len: int\n"
+    "    var out: byte[]\n"
+    "    var q_d: DigestBase.Digest\n"
+    "    new d, X\n"
+    "    ldi n, 32\n"
+    "    putfield d, digestLength, n\n"
+    "    ldi n, 64\n"
+    "    putfield d, blockSize, n\n"
+    "    newarray buf, n\n"
+    "    putfield d, buffer, buf\n"
+    "    getstatic h, SHA2.INITIAL_HASHES_256\n"
+    "    putfield d, initialHashes, h\n"
+    "    ldi n, 8\n"
+    "    newarray st, n\n"
+    "    putfield d, state, st\n"
+    "    mov a_src, h\n"
+    "    ldi a_sp, 0\n"
+    "    mov a_dst, st\n"
+    "    ldi a_dp, 0\n"
+    "    mov a_len, n\n"
+    "    call Sys.arraycopy(a_src, a_sp, a_dst, a_dp, a_len)\n"
+    "    mov u_d, d\n"
+    "    mov u_b, msg\n"
+    "    ldi u_ofs, 0\n"
+    "    alen u_len, msg\n"
+    "    call DigestBase.update(u_d, u_b, u_ofs, u_len)\n"
+    "    mov q_d, d\n"
+    "    call out = DigestBase.digest(q_d)\n"
+    "    ret out\n"
+    "end\n";
+
+static void test_override_runs_bytecode(void **state)
+{
+    (void)state;
+    char err[1024];
+    vm_program *p = vm_load_text("Over", override_src, strlen(override_src), err, sizeof err);
+    if (!p)
+        fail_msg("the override program did not load: %s", err);
+    const vm_method *hash = vm_find_method(p, "Over.hash");
+    assert_non_null(hash);
+    uint8_t got[2][64];
+    size_t n[2];
+    for (int run = 0; run < 2; run++) {
+        vm_options opt = {.heap_max = (size_t)8 << 20, .stubs = run ? linked_stubs : NULL};
+        vm_t *vm = vm_new(p, &opt, err, sizeof err);
+        if (!vm)
+            fail_msg("vm_new: %s", err);
+        vm_value args[1] = {{.ref = sd_new_bytes(vm, msgbuf, 4096)}};
+        n[run] = sd_result_bytes("Over.hash", sd_call(vm, "Over.hash", hash, args), got[run], 64);
+        vm_free(vm);
+    }
+    uint8_t plain[64];
+    evp_hash(&ALGS[2], msgbuf, 4096, plain);
+    if (n[0] != 32 || memcmp(got[0], plain, 32) == 0)
+        fail_msg("the override did not run in the bytecode (the digest is SHA-256's)");
+    if (n[1] != n[0] || memcmp(got[0], got[1], n[0]) != 0)
+        fail_msg("with the stubs linked the override was skipped: the digests differ");
+    vm_program_free(p);
+}
+
 /* (e) the names */
 static void test_names(void **state)
 {
@@ -320,7 +416,7 @@ int main(int argc, char **argv)
         printf("the bytecode-only run is the same on every QEMU model: it runs under max\n");
         return 77;
     }
-    struct CMUnitTest tests[3 * NALGS + 2];
+    struct CMUnitTest tests[3 * NALGS + 3];
     size_t n = 0;
     static char names[3 * NALGS][64];
     for (int a = 0; a < NALGS; a++) {
@@ -338,6 +434,7 @@ int main(int argc, char **argv)
         }
     }
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_fips_examples);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_override_runs_bytecode);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_names);
     return _cmocka_run_group_tests("sha2", tests, n, group_setup, group_teardown);
 }

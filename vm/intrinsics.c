@@ -290,6 +290,14 @@ static int link_one(vm_t *vm, const vm_method *m, vm_intrinsic_id *idp, char *wh
         vm_intrinsic_link l = {.m = m, .id = (uint16_t)id};
         if (!link_fields(p, (uint16_t)rec, family, &l, why, whylen))
             continue;
+        if (id == VM_INTRINSIC_digestBase_implCompressMB) {
+            const vm_record *r = &p->records[rec];
+            for (uint16_t s = 0; s < r->nvirtual; s++)
+                if (strcmp(r->vtable[s]->name, "implCompress") == 0) {
+                    l.compress = r->vtable[s];
+                    l.compress_slot = s;
+                }
+        }
         if (vm->nintrinsics == VM_MAX_INTRINSIC_LINKS)
             break; /* unreachable: qualified names are unique, one link per id and family */
         vm->intrinsics[vm->nintrinsics++] = l;
@@ -333,13 +341,15 @@ void vm_intrinsics_link(vm_t *vm)
 
 /* ---- calls ---------------------------------------------------------------------------------- */
 
-/* The link of m whose record the receiver self is (or extends), or NULL. At most one per family. */
+/* The link of m whose record the receiver self is (or extends, without overriding its implCompress),
+   or NULL. At most one per family. */
 static const vm_intrinsic_link *find_link(const vm_t *vm, const vm_method *m, const vm_obj *self)
 {
+    const vm_record *records = vm->prog->records;
     for (uint32_t i = 0; i < vm->nintrinsics; i++) {
         const vm_intrinsic_link *l = &vm->intrinsics[i];
-        if (l->m == m && vm_record_is_a(vm->prog->records, self->rec, l->rec))
-            return l;
+        if (l->m == m && vm_record_is_a(records, self->rec, l->rec))
+            return !l->compress || records[self->rec].vtable[l->compress_slot] == l->compress ? l : NULL;
     }
     return NULL;
 }

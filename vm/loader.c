@@ -1070,10 +1070,11 @@ static void parse_module(loader *L, msrc *src, const char *expect)
 
 /* ---- resolving ---------------------------------------------------------------------------- */
 
-/* m's receiver record (its first parameter's), or VM_NO_RECORD */
+/* m's receiver record (its first parameter's), or UINT32_MAX (every record index, 65535 included, is
+   below it: VM_NO_RECORD would name the last record of a full pool) */
 static uint32_t receiver_record(const vm_method *m)
 {
-    return m->nparams && m->regtypes[0].kind == VM_T_RECORD ? m->regtypes[0].rec : VM_NO_RECORD;
+    return m->nparams && m->regtypes[0].kind == VM_T_RECORD ? m->regtypes[0].rec : UINT32_MAX;
 }
 
 /* Do m and over take the same arguments after the receiver and return the same type? */
@@ -1099,6 +1100,24 @@ static int same_signature(const vm_method *m, const vm_method *over)
 static void build_vtables(loader *L)
 {
     vm_program *p = L->p;
+    /* the methods of each record's module whose receiver it is, in declaration order (a counting
+       sort, so the loader stays linear however many records and methods there are) */
+    uint32_t *first = vm_arena_alloc(L->a, (p->nrecords + 1) * sizeof *first);
+    uint32_t *order = vm_arena_alloc(L->a, (p->nmethods + 1) * sizeof *order);
+    for (uint32_t i = 0; i < p->nmethods; i++) {
+        uint32_t r = receiver_record(p->methods[i]);
+        if (r != UINT32_MAX && p->methods[i]->module == p->records[r].module)
+            first[r + 1]++;
+    }
+    for (uint32_t r = 0; r < p->nrecords; r++)
+        first[r + 1] += first[r];
+    uint32_t *fill = vm_arena_alloc(L->a, (p->nrecords + 1) * sizeof *fill);
+    memcpy(fill, first, (p->nrecords + 1) * sizeof *fill);
+    for (uint32_t i = 0; i < p->nmethods; i++) {
+        uint32_t r = receiver_record(p->methods[i]);
+        if (r != UINT32_MAX && p->methods[i]->module == p->records[r].module)
+            order[fill[r]++] = i;
+    }
     for (uint32_t r = 0; r < p->nrecords; r++) {
         vm_record *rec = &p->records[r];
         const vm_record *sr = rec->super != VM_NO_RECORD ? &p->records[rec->super] : NULL;
@@ -1108,10 +1127,9 @@ static void build_vtables(loader *L)
             vt = vm_arena_grow(L->a, vt, s, &cap, sizeof *vt);
             vt[s] = sr->vtable[s];
         }
-        for (uint32_t i = 0; i < p->nmethods; i++) {
+        for (uint32_t k = first[r]; k < first[r + 1]; k++) {
+            uint32_t i = order[k];
             vm_method *m = p->methods[i];
-            if (receiver_record(m) != r || m->module != rec->module)
-                continue;
             uint32_t s = 0;
             while (s < n && strcmp(vt[s]->name, m->name) != 0)
                 s++;
@@ -1122,7 +1140,7 @@ static void build_vtables(loader *L)
                     fail(L, L->pm[i].src, m->line,
                          "%s overrides %s but their signatures differ (after the receiver)", m->qname, vt[s]->qname);
             } else {
-                if (n >= VM_MAX_POOL)
+                if (n >= UINT16_MAX)
                     fail(L, L->pm[i].src, m->line, "too many virtual methods in %s", rec->qname);
                 vt = vm_arena_grow(L->a, vt, n, &cap, sizeof *vt);
                 n++;

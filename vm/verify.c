@@ -113,8 +113,10 @@ static int check_call(vctx *v, int op, uint32_t a, uint32_t mi)
     if (!with_result && !is_void)
         return verr(v, "%s: %s returns %s (use the form with a result)", mn, callee->qname,
                     tname(v, callee->ret, b1));
-    /* a virtual call needs a slot (a receiver to dispatch on); an abstract method has no body to call directly */
-    if (virtual && callee->vslot < 0)
+    /* a virtual call needs a slot of its receiver's record (the interpreter indexes that record's vtable
+       with it, unchecked); an abstract method has no body to call directly */
+    if (virtual && (callee->vslot < 0 || callee->nparams == 0 || callee->regtypes[0].kind != VM_T_RECORD ||
+                    (uint32_t)callee->vslot >= v->p->records[callee->regtypes[0].rec].nvirtual))
         return verr(v, "callvirt: %s is not a virtual method", callee->qname);
     if (!virtual && (callee->flags & VM_METHOD_ABSTRACT))
         return verr(v, "call: %s is abstract (use callvirt)", callee->qname);

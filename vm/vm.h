@@ -271,6 +271,11 @@ typedef struct vm_intrinsic_link {
     uint16_t f_state;       /* its state field: long[] (SHA-3, SHA-512) or int[] (SHA-1, SHA-256) */
     uint16_t f_block_size;  /* its int blockSize field */
     uint16_t family;        /* stub_family (stubs/stubdeclarations.h): whose stub runs */
+    /* the multi-block id: the family record's implCompress and its vtable slot. A receiver whose
+       record overrides it (a program's record extending SHA2, say) runs the bytecode, whose loop
+       calls that override: the stub would not. NULL: the record has no such virtual method. */
+    const vm_method *compress;
+    uint16_t compress_slot;
 } vm_intrinsic_link;
 
 /* one per single-block id, and one per family for _digestBase_implCompressMB */

@@ -53,7 +53,8 @@ static const variant_desc descs[] = {
 #undef SHA3_ON
 #undef FEATURE
 #define NVARIANTS (sizeof variants / sizeof variants[0])
-#define NSHA3 (sizeof descs / sizeof descs[0]) /* the SHA-3 variants come first */
+#define NSHA3 (sizeof descs / sizeof descs[0]) /* the SHA-3 variants come first, in descs' order */
+_Static_assert(NSHA3 < NVARIANTS, "variants[] has the SHA-3 variants (one per descs[] entry) first, then the others");
 
 /* The SHA-3 variant called name */
 static const stub_variant *variant_named(const char *name)
