@@ -69,6 +69,8 @@ typedef struct digest_case {
 } digest_case;
 
 #define FILES4(alg) "{" alg "/abc}  @abc\n{" alg "/bin}  @bin\n{" alg "/empty}  @empty\n{" alg "/text}  @text\n"
+/* the truncated variants share their family's code: two small files (the hashlib check has every length) */
+#define FILES2(alg) "{" alg "/abc}  @abc\n{" alg "/empty}  @empty\n"
 
 static const digest_case cases[] = {
     /* ---- every algorithm on standard input (no FILE) ---- */
@@ -90,14 +92,12 @@ static const digest_case cases[] = {
     {"shake128_files", {"@tool", "SHAKE128", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHAKE128"), ""},
     {"shake256_files", {"@tool", "SHAKE256", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHAKE256"), ""},
     {"sha1_files", {"@tool", "SHA-1", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA-1"), ""},
-    {"sha224_files", {"@tool", "SHA-224", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA-224"), ""},
+    {"sha224_files", {"@tool", "SHA-224", "@abc", "@empty"}, NULL, 0, EXACT, FILES2("SHA-224"), ""},
     {"sha256_files", {"@tool", "SHA-256", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA-256"), ""},
-    {"sha384_files", {"@tool", "SHA-384", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA-384"), ""},
+    {"sha384_files", {"@tool", "SHA-384", "@abc", "@empty"}, NULL, 0, EXACT, FILES2("SHA-384"), ""},
     {"sha512_files", {"@tool", "SHA-512", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT, FILES4("SHA-512"), ""},
-    {"sha512_224_files", {"@tool", "SHA-512/224", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT,
-     FILES4("SHA-512/224"), ""},
-    {"sha512_256_files", {"@tool", "SHA-512/256", "@abc", "@bin", "@empty", "@text"}, NULL, 0, EXACT,
-     FILES4("SHA-512/256"), ""},
+    {"sha512_224_files", {"@tool", "SHA-512/224", "@abc", "@empty"}, NULL, 0, EXACT, FILES2("SHA-512/224"), ""},
+    {"sha512_256_files", {"@tool", "SHA-512/256", "@abc", "@empty"}, NULL, 0, EXACT, FILES2("SHA-512/256"), ""},
     {"sha256_stdin_abc", {"@tool", "SHA-256"}, "abc", 0, EXACT,
      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  -\n", ""},
     /* ---- "-" is standard input, wherever it is; read twice, the second time it is empty ---- */
