@@ -87,7 +87,7 @@ def parse_args(argv):
     p.add_argument("benchmarks", nargs="*", default=[], metavar="digest|getAndDigest",
                    help="the benchmarks (default: both)")
     p.add_argument("-p", action="append", default=[], metavar="NAME=V,V",
-                   help="digesterName=SHA3-256,SHA3-512 or length=64,16384 (JMH's -p)")
+                   help="digesterName=SHA-256,SHA3-256,SHA3-512 or length=64,16384 (JMH's -p)")
     p.add_argument("-wi", type=int, default=None, help="warm-up iterations (default 3; quick: 1)")
     p.add_argument("-i", type=int, default=None, help="measurement iterations (default 5; quick: 3)")
     p.add_argument("-w", type=int, default=None, help="warm-up iteration time, ms (default 500; quick: 50)")
@@ -133,7 +133,7 @@ def parse_args(argv):
             setattr(a, k, v)
     if a.i < 1 or a.wi < 0 or a.w < 0 or a.r < 1 or a.f < 1:
         p.error("need -i >= 1, -wi >= 0, -w >= 0, -r >= 1, -f >= 1")
-    a.params = {"digesterName": ["SHA3-256", "SHA3-512"], "length": ["64", "16384"]}
+    a.params = {"digesterName": ["SHA-256", "SHA3-256", "SHA3-512"], "length": ["64", "16384"]}
     for kv in a.p:
         name, eq, values = kv.partition("=")
         if not eq or name not in a.params or not values:

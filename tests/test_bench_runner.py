@@ -133,8 +133,19 @@ class QuickRun(unittest.TestCase):
             self.assertTrue(all(len(fork) == d["measurementIterations"] for fork in m["rawData"]))
             self.assertGreater(m["score"], 0)
             self.assertTrue(math.isclose(m["score"], sum(map(sum, m["rawData"])) / sum(map(len, m["rawData"]))))
-        # every configuration x 2 benchmarks x 2 algorithms x 2 lengths
-        self.assertEqual(len(doc), 8 * len(configs))
+        # every configuration x 2 benchmarks x its algorithms x 2 lengths: the built-ins run all
+        # three defaults, a SHA-3 variant the SHA-3 ones, a SHA-256 stub SHA-256 alone
+        per = {}
+        for d in doc:
+            per.setdefault(d["params"]["config"], set()).add(
+                (d["benchmark"], d["params"]["digesterName"], d["params"]["length"]))
+        for name, runs in per.items():
+            algos = {r[1] for r in runs}
+            self.assertEqual(len(runs), 2 * len(algos) * 2, name)
+            if name.startswith("sha256-"):
+                self.assertEqual(algos, {"SHA-256"}, name)
+        for name in ("interpreted", "C-ref"):
+            self.assertEqual({r[1] for r in per[name]}, {"SHA-256", "SHA3-256", "SHA3-512"}, name)
 
     def test_charts_written(self):
         for ext in ("png", "svg"):
