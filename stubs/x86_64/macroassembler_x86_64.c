@@ -46,3 +46,25 @@ void x64m_enter(x64_asm *as)
 }
 
 void x64m_leave(x64_asm *as) { x64_leave(as); }
+
+void x64m_enter_saving(x64_asm *as, int32_t frame)
+{
+    x64m_enter(as);
+    x64_push(as, X64_RBX);
+    x64_push(as, X64_R12);
+    x64_push(as, X64_R13);
+    x64_push(as, X64_R14);
+    x64_push(as, X64_R15);
+    x64_alu_ri(as, X64_SUB, X64_RSP, frame);
+}
+
+void x64m_leave_saving(x64_asm *as, int32_t frame)
+{
+    x64_alu_ri(as, X64_ADD, X64_RSP, frame);
+    x64_pop(as, X64_R15);
+    x64_pop(as, X64_R14);
+    x64_pop(as, X64_R13);
+    x64_pop(as, X64_R12);
+    x64_pop(as, X64_RBX);
+    x64m_leave(as);
+}

@@ -27,4 +27,9 @@ void x64m_andn_to(x64_asm *as, x64_reg d, x64_reg a, x64_reg b, bool bmi1);
 void x64m_enter(x64_asm *as);
 void x64m_leave(x64_asm *as);
 
+/* The frame of a stub that uses every callee-saved GPR: x64m_enter, rbx and r12..r15 pushed,
+   then frame bytes below them; x64m_leave_saving undoes it (before ret). */
+void x64m_enter_saving(x64_asm *as, int32_t frame);
+void x64m_leave_saving(x64_asm *as, int32_t frame);
+
 #endif /* MINIVM_MACROASSEMBLER_X86_64_H */

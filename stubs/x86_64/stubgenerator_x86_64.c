@@ -135,13 +135,7 @@ static size_t generate_gpr(x64_asm *as, const x64_sha3_config *cfg)
 {
     x64_align(as, 32);
     size_t entry = x64_asm_pc(as);
-    x64m_enter(as);
-    x64_push(as, X64_RBX);
-    x64_push(as, X64_R12);
-    x64_push(as, X64_R13);
-    x64_push(as, X64_R14);
-    x64_push(as, X64_R15);
-    x64_alu_ri(as, X64_SUB, X64_RSP, GPR_FRAME);
+    x64m_enter_saving(as, GPR_FRAME);
     /* the int arguments' upper halves are garbage: zero-extend what is used as 64 bits */
     x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
     x64_mov_mr(as, x64_at(X64_RSP, GPR_SAVED_BUF), BUF);
@@ -185,13 +179,7 @@ static size_t generate_gpr(x64_asm *as, const x64_sha3_config *cfg)
         x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
     }
 
-    x64_alu_ri(as, X64_ADD, X64_RSP, GPR_FRAME);
-    x64_pop(as, X64_R15);
-    x64_pop(as, X64_R14);
-    x64_pop(as, X64_R13);
-    x64_pop(as, X64_R12);
-    x64_pop(as, X64_RBX);
-    x64m_leave(as);
+    x64m_leave_saving(as, GPR_FRAME);
     x64_ret(as);
     return entry;
 }

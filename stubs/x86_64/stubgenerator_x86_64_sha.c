@@ -435,13 +435,7 @@ size_t x64_generate_sha512_implCompress(x64_asm *as, bool multi_block)
 {
     x64_align(as, 32);
     size_t entry = x64_asm_pc(as);
-    x64m_enter(as);
-    x64_push(as, X64_RBX);
-    x64_push(as, X64_R12);
-    x64_push(as, X64_R13);
-    x64_push(as, X64_R14);
-    x64_push(as, X64_R15);
-    x64_alu_ri(as, X64_SUB, X64_RSP, SHA512_FRAME);
+    x64m_enter_saving(as, SHA512_FRAME);
     /* state, ofs, limit to the stack: rsi, ecx, edx become the round constants and c, d */
     x64_mov_mr(as, x64_at(X64_RSP, SHA512_SAVED_STATE), STATE);
     if (multi_block) {
@@ -486,13 +480,7 @@ size_t x64_generate_sha512_implCompress(x64_asm *as, bool multi_block)
     }
 
     x64_vzeroupper(as);
-    x64_alu_ri(as, X64_ADD, X64_RSP, SHA512_FRAME);
-    x64_pop(as, X64_R15);
-    x64_pop(as, X64_R14);
-    x64_pop(as, X64_R13);
-    x64_pop(as, X64_R12);
-    x64_pop(as, X64_RBX);
-    x64m_leave(as);
+    x64m_leave_saving(as, SHA512_FRAME);
     x64_ret(as);
     return entry;
 }
