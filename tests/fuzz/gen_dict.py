@@ -10,7 +10,7 @@ import sys
 
 opcodes_h, out = sys.argv[1], sys.argv[2]
 
-# The loader's words (vm/loader.c, docs/format.md), and the built-in module.
+# The loader's words (vm/lex.c, vm/declarations.c, vm/assemble.c, docs/format.md), and the built-in module.
 WORDS = [
     "module", "import", "const", "static", "record", "method", "native", "end", "var",
     "@IntrinsicCandidate", "int", "long", "byte[]", "int[]", "long[]", "Object", "void",
