@@ -7,7 +7,7 @@
  * Each case is a shell script run with $MVM (the launcher, under QEMU in the
  * cross build), $SRC (the source tree) and $T (a fresh directory for the
  * case); "@t" in the expected texts stands for $T. Every case was a bug once
- * (issue 13): it fails on the code before the fix.
+ * (issues 13 and 18): it fails on the code before the fix.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -65,6 +65,20 @@ typedef struct limit_case {
     "for (i = 0; i < 100000; i++) { for (j = 0; j < 10; j++) printf \"%d, \", i * 10 + j; print \"\" } " \
     "print \"0 }\"; print \"method main() -> int\"; print \"    var r: long\"; print \"    ldi r, 0\"; "   \
     "print \"    ret r\"; print \"end\" }' > $T/big.mva; "
+
+/* $D (in /dev/shm when there is one: 100,000 files) holds M0 ... M99999, each importing the next and
+   passing on its constant K, M99999's 42; $D/p.mva imports M0 (100,000 levels: more modules than a program
+   may have), $D/p30000.mva M70000 (30,000 levels). The loader used to recurse once per level (SIGSEGV at
+   about 23,700 levels, 5,000 under ulimit -s 1024). */
+#define IMPORT_CHAIN                                                                                  \
+    "D=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d -p $T); "                                     \
+    "awk -v D=$D 'BEGIN { n = 100000; "                                                               \
+    "for (i = 0; i < n; i++) { f = D \"/M\" i \".mva\"; "                                             \
+    "if (i < n - 1) printf \"module M%d\\nimport M%d\\nconst K = M%d.K\\n\", i, i + 1, i + 1 > f; "    \
+    "else printf \"module M%d\\nconst K = 42\\n\", i > f; close(f) } "                                \
+    "m = \"method main() -> int\\n    var r: long\\n    ldi r, %s.K\\n    ret r\\nend\\n\"; "          \
+    "printf \"module P\\nimport M0\\n\" m, \"M0\" > D \"/p.mva\"; "                                   \
+    "printf \"module P\\nimport M70000\\n\" m, \"M70000\" > D \"/p30000.mva\" }'; "
 
 /* $T/Arrays.mva: the program's own module named like the library's, and
    $T/p.mva importing it and SHA3 (whose DigestBase imports Arrays) */
@@ -157,7 +171,25 @@ static const limit_case CASES[] = {
     {"program_module_named_sys", ANYWHERE, "printf 'module Sys\\nmethod main()\\n    ret\\nend\\n' > $T/s.mva; "
      "$MVM $T/s.mva", 1, EXACT, "", EXACT, "@t/s.mva:1: module name 'Sys' is taken by a built-in module\n"},
 
-    /* ---- 6. locations survive long paths ---- */
+    /* ---- 6. import chains: a work list, not the C stack (issue 18) ---- */
+    {"import_chain_deeper_than_the_stack", ANYWHERE,
+     IMPORT_CHAIN "(ulimit -s 1024; $MVM $D/p30000.mva; echo \"30000 levels: $?\"; $MVM $D/p.mva; "
+     "echo \"100000 levels: $?\"); rm -rf $D",
+     0, EXACT, "30000 levels: 42\n100000 levels: 1\n", CONTAINS,
+     "/M65533.mva:2: too many modules (at most 65536 in a program, Sys and the library's included)\n"},
+    {"import_cycle_sees_what_was_read", ANYWHERE,
+     "printf 'module A\\nconst KA = 5\\nimport B\\n' > $T/A.mva; "
+     "printf 'module B\\nimport A\\nconst KB = A.KA\\n' > $T/B.mva; "
+     "printf 'module P\\nimport A\\nimport B\\nmethod main() -> int\\n    var r: long\\n    ldi r, B.KB\\n"
+     "    ret r\\nend\\n' > $T/p.mva; $MVM $T/p.mva",
+     5, EXACT, "", EXACT, ""},
+    {"import_cycle_constant_not_read_yet", ANYWHERE,
+     "printf 'module A\\nimport B\\nconst KA = 5\\n' > $T/A.mva; "
+     "printf 'module B\\nimport A\\nconst KB = A.KA\\n' > $T/B.mva; "
+     "printf 'module P\\nimport A\\nmethod main()\\n    ret\\nend\\n' > $T/p.mva; $MVM $T/p.mva",
+     1, EXACT, "", EXACT, "@t/B.mva:3: unknown constant 'A.KA'\n"},
+
+    /* ---- 7. locations survive long paths ---- */
     {"long_path_keeps_location", ANYWHERE,
      DEEP_DIR "printf 'module P\\nmethod main()\\n    frob r0\\nend\\n' > $D/p.mva; $MVM $D/p.mva", 1, EXACT, "",
      EXACT, "@deep/p.mva:3: unknown mnemonic 'frob'\n"},
@@ -166,7 +198,7 @@ static const limit_case CASES[] = {
      EXACT, "", EXACT,
      "@deep/p.mva:2: cannot find module 'Nope' (looked for @deep/Nope.mva and the built-in library)\n"},
 
-    /* ---- 7. the smaller ones ---- */
+    /* ---- 8. the smaller ones ---- */
     {"method_limit_counts_builtins", ANYWHERE,
      "awk 'BEGIN { print \"module M\"; for (i = 0; i < 65514; i++) printf \"method m%d()\\n    ret\\nend\\n\", i; "
      "print \"method main()\\n    ret\\nend\" }' > $T/m.mva; $MVM $T/m.mva",

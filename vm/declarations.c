@@ -390,8 +390,10 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
     pm->last = *li;
 }
 
-void decl_parse_module(loader *L, msrc *src, const char *expect)
+/* The module line: the name the file declares (the program's is read here). */
+static void parse_module_line(loader *L, msrc *src)
 {
+    const char *expect = src->expect;
     if (src->nlines == 0)
         ld_fail(L, src, 1, "empty module: expected 'module %s'", expect ? expect : "Name");
     cursor c = {L, src, &src->lines[0], 0};
@@ -410,9 +412,19 @@ void decl_parse_module(loader *L, msrc *src, const char *expect)
         src->mod->name = tok_dup(L, name);
         strmap_put(L->a, &L->modmap, name->s, name->len, src->index);
     }
+}
+
+msrc *decl_parse_module(loader *L, msrc *src)
+{
+    if (src->next == 0) {
+        parse_module_line(L, src);
+        src->next = 1;
+    }
+    cursor c;
+    /* an attribute is never pending at an import (it must precede a method): parsing resumes without one */
     unsigned attrs = 0;
     uint32_t attr_line = 0;
-    for (uint32_t li = 1; li < src->nlines; li++) {
+    for (uint32_t li = src->next; li < src->nlines; li++) {
         c = (cursor){L, src, &src->lines[li], 0};
         const tok *kw = cur_next(&c, "a declaration");
         if (attrs && !tok_is(kw, "method") && !tok_is(kw, "native") && !tok_is(kw, "virtual") &&
@@ -443,6 +455,11 @@ void decl_parse_module(loader *L, msrc *src, const char *expect)
                 ld_fail(L, src, c.ln->no, "module '%s' imports itself", src->mod->name);
             msrc *dep = mod_load(L, in->s, in->len, src, c.ln->no);
             strmap_put(L->a, &src->imports, in->s, in->len, dep->index);
+            if (dep->state == MOD_LEXED) {
+                /* what follows may name dep's declarations: read dep first, then resume after this line */
+                src->next = li + 1;
+                return dep;
+            }
         } else if (tok_is(kw, "const")) {
             const tok *cn = cur_ident(&c, "a constant name");
             cur_punct(&c, '=');
@@ -482,6 +499,8 @@ void decl_parse_module(loader *L, msrc *src, const char *expect)
     }
     if (attrs)
         ld_fail(L, src, attr_line, "attribute '@IntrinsicCandidate' must precede a method");
+    src->next = src->nlines;
+    return NULL;
 }
 
 /* ---- resolving ---------------------------------------------------------------------------- */

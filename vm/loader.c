@@ -124,11 +124,13 @@ static vm_program *load(const char *path, const char *dir_in, const char *text_i
     const char *text = vm_arena_strndup(L.a, text_in, len);
     const char *dir = dir_in ? vm_arena_strndup(L.a, dir_in, strlen(dir_in)) : NULL;
     /* Sys (the natives) is always there, and is module 0 */
-    if (!mod_load_builtin(&L, "Sys", 3))
+    msrc *sys = mod_load_builtin(&L, "Sys", 3);
+    if (!sys)
         ld_fail(&L, NULL, 0, "internal error: no built-in Sys module");
+    mod_parse_all(&L, sys);
     /* the program itself: its module name is read from its first line */
-    msrc *main = mod_new(&L, "", 0, path, dir, text, len);
-    decl_parse_module(&L, main, NULL);
+    msrc *main = mod_new(&L, "", 0, path, dir, text, len, NULL, 0);
+    mod_parse_all(&L, main);
     decl_resolve(&L);
     for (uint32_t i = 0; i < L.p->nmethods; i++)
         if (!(L.pm[i].m->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT)))

@@ -74,6 +74,9 @@ typedef struct msrc {    /* one module's source */
     const char *dir;     /* directory for imports; NULL for built-in text */
     strmap syms;         /* name -> index into loader.syms */
     strmap imports;      /* module name -> index into loader.srcs */
+    const char *expect;  /* the name its module line must declare; NULL: the program's, any name */
+    uint32_t next;       /* the next line to parse (0: the module line) */
+    enum { MOD_LEXED, MOD_PARSING, MOD_PARSED } state;
 } msrc;
 
 typedef enum { SYM_METHOD, SYM_RECORD, SYM_STATIC, SYM_CONST } symkind;
@@ -116,6 +119,8 @@ typedef struct loader {
     jmp_buf jb;
     msrc **srcs;
     uint32_t nsrcs, capsrcs;
+    msrc **work;         /* mod_parse_all's stack: modules being parsed, each imported by the one below */
+    uint32_t capwork;
     /*
      * Two module namespaces: the built-in library binds to its own modules,
      * whatever the program's are called (a program with its own Arrays.mva,
@@ -180,17 +185,25 @@ ptype cur_type(cursor *c);
 char *mod_read_source(const char *path, size_t *len, int *err);
 /* The reason for a failed mod_read_source, for messages (in buf when it is formatted). */
 const char *mod_read_error(int err, char *buf, size_t len);
-/* A new module of that name from text (lexed, not parsed): the next of L->srcs. */
+/* A new module of that name from text (lexed, not parsed): the next of L->srcs; from and lineno: the
+   import that needs it, for the message when there are too many (NULL: none). */
 msrc *mod_new(loader *L, const char *name, size_t nlen, const char *path, const char *dir, const char *text,
-              size_t len);
-/* The built-in module of that name, loaded (and parsed) once; NULL when there is none. */
+              size_t len, const msrc *from, uint32_t lineno);
+/* The built-in module of that name, loaded once (lexed, not parsed); NULL when there is none. */
 msrc *mod_load_builtin(loader *L, const char *name, size_t nlen);
-/* The module "import name" in from names, loaded (and parsed) once. */
+/* The module "import name" in from (at lineno) names, loaded once (lexed, not parsed). */
 msrc *mod_load(loader *L, const char *name, size_t nlen, msrc *from, uint32_t lineno);
+/* Parse root and every module it imports that is not read yet, each import's module before the rest of
+   the importer (with a work list: no recursion, whatever the depth of the import chain). */
+void mod_parse_all(loader *L, msrc *root);
 
 /* ---- declarations.c ----------------------------------------------------------------------------- */
-/* Parse src's declarations; expect: the module name its file must declare (NULL: the program's). */
-void decl_parse_module(loader *L, msrc *src, const char *expect);
+/*
+ * Parse src's declarations from src->next on. At an import of a module not
+ * read yet, returns it with src->next after the import: parse that module,
+ * then call again. NULL when src is parsed to its end (mod_parse_all).
+ */
+msrc *decl_parse_module(loader *L, msrc *src);
 /* Types of fields, statics and signatures, natives, vtables: after every module is parsed. */
 void decl_resolve(loader *L);
 uint32_t sym_add(loader *L, msrc *src, const tok *name, symkind kind, uint32_t index, uint32_t lineno);

@@ -11,6 +11,7 @@
 #ifndef MINIVM_VM_H
 #define MINIVM_VM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -161,6 +162,8 @@ struct vm_module {
     const char *name;
     const char *path;       /* as given, for messages */
     const char *file;       /* base name, for stack traces */
+    bool builtin;           /* Sys or vm/lib/, embedded in the binary: the only modules with intrinsics
+                               (HotSpot's boot loader classes); a program's module of the same name is not */
 };
 
 typedef struct vm_arena vm_arena;
