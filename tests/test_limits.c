@@ -155,7 +155,7 @@ static const limit_case CASES[] = {
      "ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1:max_allocation_size_mb=4 $MVM $T/big.mva",
      1, EXACT, "", CONTAINS, "\nout of memory loading @t/big.mva ("}, /* after ASan's own warning line */
 
-    /* ---- 5. the library binds to its own modules ---- */
+    /* ---- 5. the library binds to its own modules, and only they have intrinsics ---- */
     {"own_arrays_module_beside_sha3", ANYWHERE,
      OWN_ARRAYS "printf 'module P\\nimport Arrays\\nimport SHA3\\nimport DigestBase\\n" DIGEST_ABC_BODY
      "    call seven = Arrays.hello()\\n    ret seven\\nend\\n' > $T/p.mva; $MVM $T/p.mva",
@@ -168,6 +168,15 @@ static const limit_case CASES[] = {
      "printf 'module SHA3\\nimport DigestBase\\nmethod main() -> int\\n    var r: long\\n    ldi r, 4\\n"
      "    ret r\\nend\\n' > $T/SHA3.mva; $MVM $T/SHA3.mva",
      4, EXACT, "", EXACT, ""},
+    /* a program's own SHA2 (a record SHA2.SHA2 extending DigestBase.Digest, with a state int[]) is not the
+       library's: DigestBase's multi-block candidate runs its implCompress for all four blocks (it got the
+       library's SHA-256 stub on its records, 0 calls, before issue 18) */
+    {"own_sha2_module_gets_no_stub", ANYWHERE,
+     "$MVM -XX:+UnlockDiagnosticVMOptions -XX:+PrintIntrinsics $SRC/tests/data/own_sha2/main.mva > $T/out; "
+     "echo \"stubs: $?\"; grep -c 'stub sha256_implCompressMB' $T/out; "
+     "grep -c 'no digest record for its stubs in the program' $T/out; "
+     "$MVM -Xint $SRC/tests/data/own_sha2/main.mva; echo \"-Xint: $?\"",
+     0, EXACT, "stubs: 4\n0\n1\n-Xint: 4\n", EXACT, ""},
     {"program_module_named_sys", ANYWHERE, "printf 'module Sys\\nmethod main()\\n    ret\\nend\\n' > $T/s.mva; "
      "$MVM $T/s.mva", 1, EXACT, "", EXACT, "@t/s.mva:1: module name 'Sys' is taken by a built-in module\n"},
 

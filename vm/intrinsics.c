@@ -111,7 +111,7 @@ static vm_tkind kind_of(char c)
     }
 }
 
-/* The id whose qualified name is m's (signature not yet checked). */
+/* The id whose qualified name is m's (signature not yet checked); m is the built-in library's. */
 static vm_intrinsic_id id_by_name(const vm_method *m)
 {
     for (int id = VM_INTRINSIC_NONE + 1; id < VM_INTRINSIC_COUNT; id++)
@@ -225,11 +225,11 @@ static int link_fields(const vm_program *p, uint16_t rec, stub_family family, vm
     return 1;
 }
 
-/* The record called qname, or -1. */
-static int find_record(const vm_program *p, const char *qname)
+/* The built-in library's record called qname, or -1 (a program's record of that name is not it). */
+static int find_library_record(const vm_program *p, const char *qname)
 {
     for (uint32_t r = 0; r < p->nrecords; r++)
-        if (strcmp(p->records[r].qname, qname) == 0)
+        if (p->records[r].module->builtin && strcmp(p->records[r].qname, qname) == 0)
             return (int)r;
     return -1;
 }
@@ -253,6 +253,13 @@ static int link_one(vm_t *vm, const vm_method *m, vm_intrinsic_id *idp, char *wh
                     size_t stubslen)
 {
     const vm_program *p = vm->prog;
+    *idp = VM_INTRINSIC_NONE;
+    if (!m->module->builtin) {
+        /* HotSpot intrinsifies only classes of the boot loader: here, the library embedded in the binary */
+        snprintf(why, whylen, "%s is the program's module (%s), not the built-in library's: only the library's "
+                 "candidates are intrinsified", m->module->name, m->module->path);
+        return 0;
+    }
     vm_intrinsic_id id = id_by_name(m);
     *idp = id;
     if (id == VM_INTRINSIC_NONE) {
@@ -283,7 +290,7 @@ static int link_one(vm_t *vm, const vm_method *m, vm_intrinsic_id *idp, char *wh
         int rec = m->regtypes[0].rec;
         if (id == VM_INTRINSIC_digestBase_implCompressMB) {
             /* the family's record, when the program has it (a program without SHA5 links no SHA-512 stub) */
-            rec = find_record(p, family_shapes[family].holder);
+            rec = find_library_record(p, family_shapes[family].holder);
             if (rec < 0 || !vm_record_is_a(p->records, (uint16_t)rec, m->regtypes[0].rec))
                 continue;
         }
