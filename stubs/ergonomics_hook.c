@@ -95,7 +95,7 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
     const char *policy = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
     if (host && FLAG(UseCompiler) && FLAG(UseSHA3Intrinsics) && strcmp(policy, "measure") == 0)
         /* the table also goes with PrintFlagsFinal: the {ergonomic} values it explains */
-        sha3_select_measure(arch, host, arch->choose(STUB_FAMILY_SHA3, host).variant,
+        sha3_select_measure(arch, cpu, host, arch->choose(STUB_FAMILY_SHA3, host).variant,
                             FLAG(PrintSHA3Selection) || FLAG(PrintFlagsFinal) ? stdout : NULL);
     if (FLAG(PrintStubVariants)) {
         /* what the host runs, whatever CPU the flags follow */

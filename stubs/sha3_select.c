@@ -162,15 +162,18 @@ static int measure(const stub_arch_ops *arch, sha3_trial *t, int n)
     return generated;
 }
 
-const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_info *host, const char *static_variant,
-                                        FILE *out)
+const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_info *cpu, const cpu_info *host,
+                                        const char *static_variant, FILE *out)
 {
     double t0 = now_ns();
     sha3_trial t[SHA3_SELECT_MAX];
     int n = 0, static_index = -1;
+    /* what the CPU the flags describe allows them (an emulated one's limits hold as a real one's) and what
+       the code's host executes */
+    uint64_t runs = arch->usable_features(cpu) & host->features;
     for (size_t i = 0; i < arch->nvariants && n < SHA3_SELECT_MAX; i++) {
         const stub_variant *v = &arch->variants[i];
-        if (v->family != STUB_FAMILY_SHA3 || (v->features & ~host->features) || !sha3_select_respects_user(v->options))
+        if (v->family != STUB_FAMILY_SHA3 || (v->features & ~runs) || !sha3_select_respects_user(v->options))
             continue;
         memset(&t[n], 0, sizeof t[n]);
         t[n].variant = v;
@@ -198,7 +201,8 @@ const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_inf
                 fprintf(out, "  %-14s %9s     not generated\n", t[i].variant->name, "-");
         }
         if (n == 0)
-            fprintf(out, "  (no variant this CPU runs agrees with the flags set: the static choice stays)\n");
+            fprintf(out, "  (no variant that the flags allow on this CPU and the host runs agrees with the flags set: "
+                         "the static choice stays)\n");
         fprintf(out, "  selection took %.0f us\n", (now_ns() - t0) / 1000.0);
     }
     return chosen >= 0 ? t[chosen].variant : NULL;

@@ -6,8 +6,12 @@
  * After the architecture's static policy has run (JDK-8359256 on AArch64,
  * minivm's table on x86-64) and only when UseSHA3Intrinsics ended true:
  *   1. the candidates: every variant of the host's architecture
- *      (stub_arch_ops.variants) whose features the host has and whose
- *      selecting options agree with every flag the user set;
+ *      (stub_arch_ops.variants) whose features the CPU the flags describe
+ *      has as the final flags leave it (stub_arch_ops.usable_features: no
+ *      AVX-512 variant under UseAVX=2, none on an emulated Zen 3) and the
+ *      host has too, and whose selecting options agree with every flag the
+ *      user set: so the values it sets are ones the ergonomics would accept
+ *      from a user;
  *   2. each is generated into a scratch code cache and timed on the same
  *      work, SHA3_SELECT_BLOCKS 136-byte blocks through the multi-block
  *      entry, SHA3_SELECT_TRIALS trials interleaved (A B C, A B C, ...);
@@ -61,11 +65,13 @@ int sha3_select_decide(const sha3_trial *t, int n, int static_index, double nois
 bool sha3_select_respects_user(const char *options);
 
 /*
- * Steps 1-4 for the host's architecture. static_variant: the variant the
- * static policy chose (arch->choose). out: where PrintSHA3Selection's table
- * goes, or NULL. Returns the variant selected (NULL: nothing measured).
+ * Steps 1-4 for the host's architecture. cpu: the CPU the flags describe
+ * (detected or emulated, after the ergonomics); host: the one the code runs
+ * on. static_variant: the variant the static policy chose (arch->choose).
+ * out: where PrintSHA3Selection's table goes, or NULL. Returns the variant
+ * selected (NULL: nothing measured).
  */
-const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_info *host, const char *static_variant,
-                                        FILE *out);
+const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_info *cpu, const cpu_info *host,
+                                        const char *static_variant, FILE *out);
 
 #endif

@@ -357,6 +357,77 @@ static void measured_selection(void **state)
     }
 }
 
+/*
+ * measure chooses only among the variants the flags allow on the CPU being
+ * described (emulated or not) and the host runs, so its {ergonomic} values
+ * never contradict what the ergonomics accept from a user (issue 18: on an
+ * emulated Zen 3 it set UseAVX=3 and ran avx512-lanes, which a user's
+ * -XX:UseAVX=3 on zen3 is refused; under UseAVX=0 it turned BMI back on).
+ * Each case: the options, the variants the table must not list, the final
+ * values it must print.
+ */
+typedef struct bounded_case {
+    cpu_arch arch;              /* the host architecture it runs on */
+    const char *options[4];
+    const char *never[4];       /* variants not in the table */
+    const char *flag[3];
+    long value[3];              /* final_value's: true 1, false 0 */
+} bounded_case;
+
+static const bounded_case BOUNDED[] = {
+    {CPU_ARCH_X86_64, {"-XX:EmulateCPU=zen3"}, {"avx512-lanes", "avx512"}, {"UseAVX"}, {2}},
+    {CPU_ARCH_X86_64, {"-XX:EmulateCPU=sierra-forest"}, {"avx512-lanes", "avx512"}, {"UseAVX"}, {2}},
+    {CPU_ARCH_X86_64, {"-XX:UseAVX=0"}, {"avx512-lanes", "avx512", "avx2", "gpr"},
+     {"UseBMI1Instructions", "UseBMI2Instructions", "UseSIMDForSHA3Intrinsic"}, {0, 0, 0}},
+    {CPU_ARCH_X86_64, {"-XX:UseAVX=1"}, {"avx512-lanes", "avx512", "avx2"}, {"UseAVX"}, {1}},
+    /* the emulated CPU lacks FEAT_SHA3: never the SIMD stub, even on a host (QEMU max) that has it */
+    {CPU_ARCH_AARCH64, {"-XX:EmulateCPU=neoverse-n1", "-XX:+UseSHA3Intrinsics"}, {"simd"},
+     {"UseSIMDForSHA3Intrinsic"}, {0}},
+};
+
+static void measured_selection_within_the_flags(void **state)
+{
+    (void)state;
+    int ran = 0;
+    for (size_t i = 0; i < sizeof BOUNDED / sizeof BOUNDED[0]; i++) {
+        const bounded_case *c = &BOUNDED[i];
+        if (c->arch != host_arch())
+            continue;
+        const char *argv[12] = {"-XX:+UnlockDiagnosticVMOptions", "-XX:SHA3IntrinsicPolicy=measure",
+                                "-XX:+PrintSHA3Selection", "-XX:+PrintFlagsFinal"};
+        int n = 4;
+        for (int k = 0; k < 4 && c->options[k]; k++)
+            argv[n++] = c->options[k];
+        argv[n++] = "-version";
+        tu_result r = tu_run(argv, NULL, 60);
+        tu_expect_status(&r, 0);
+        const char *table = strstr(r.out, "SHA-3 stub selection (SHA3IntrinsicPolicy=measure)");
+        if (!table)
+            fail_msg("%s: no selection table\n%s", c->options[0], r.out);
+        const char *end = strstr(table, "selection took");
+        for (int k = 0; k < 4 && c->never[k]; k++) {
+            char key[48];
+            snprintf(key, sizeof key, "\n  %s ", c->never[k]);
+            const char *at = strstr(table, key);
+            if (at && (!end || at < end))
+                fail_msg("%s: measure timed %s, which these flags do not allow on this CPU\n%s", c->options[0],
+                         c->never[k], table);
+        }
+        for (int k = 0; k < 3 && c->flag[k]; k++) {
+            long v = final_value(r.out, c->flag[k]);
+            if (v != c->value[k])
+                fail_msg("%s: %s = %ld, expected %ld\n%s", c->options[0], c->flag[k], v, c->value[k], r.out);
+        }
+        tu_expect_text("stderr", r.err, TU_LACKS, "warning");
+        tu_result_free(&r);
+        ran++;
+    }
+    if (!ran) {
+        print_message("skipped: no case for this host's architecture\n");
+        skip();
+    }
+}
+
 static void every_catalog_cpu(void **state)
 {
     (void)state;
@@ -432,6 +503,7 @@ int main(void)
         cmocka_unit_test(defaults_study_prints_no_fallback_warning),
         cmocka_unit_test(printed_variants_select_themselves),
         cmocka_unit_test(measured_selection),
+        cmocka_unit_test(measured_selection_within_the_flags),
         cmocka_unit_test(every_catalog_cpu),
         cmocka_unit_test(every_cpuinfo_text),
         cmocka_unit_test(cpuinfo_claiming_sha3),

@@ -128,12 +128,16 @@ static void crash_registers(const void *context, char *buf, size_t len)
 #define HOST_CRASH_REGISTERS NULL
 #endif
 
+/* No AArch64 flag clears a feature: the CPU's are the flags'. */
+static uint64_t usable_features(const cpu_info *cpu) { return cpu->features; }
+
 const stub_arch_ops a64_stub_ops = {
     .arch = CPU_ARCH_AARCH64,
     .flag_arch = FLAG_ARCH_AARCH64,
     .code = {.llvm_target = "AArch64", .llvm_triple = "aarch64-linux-gnu", .llvm_features = "+sha3", .insn_size = 4},
     .ergonomics = a64_sha_ergonomics,
     .sha3_policies = "JDK-8359256, JDK26, measure",
+    .usable_features = usable_features,
     .choose = choose,
     .generate = generate,
     .variants = variants,

@@ -51,7 +51,6 @@ static const variant_desc descs[] = {
     {X64_SHA3_GPR, true},           {X64_SHA3_GPR, false},
 };
 #undef SHA3_ON
-#undef FEATURE
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 #define NSHA3 (sizeof descs / sizeof descs[0]) /* the SHA-3 variants come first, in descs' order */
 _Static_assert(NSHA3 < NVARIANTS, "variants[] has the SHA-3 variants (one per descs[] entry) first, then the others");
@@ -115,6 +114,18 @@ static stub_choice choose(stub_family family, const cpu_info *host)
         }
     }
     return (stub_choice){NULL, NULL, NULL, NULL}; /* unreachable: gpr-nobmi runs everywhere */
+}
+
+static uint64_t usable_features(const cpu_info *cpu)
+{
+    uint64_t f = cpu->features;
+    if (FLAG(UseAVX) < 3)
+        f &= ~(FEATURE(AVX512F) | FEATURE(AVX512DQ) | FEATURE(AVX512CD) | FEATURE(AVX512BW) | FEATURE(AVX512VL));
+    if (FLAG(UseAVX) < 2)
+        f &= ~FEATURE(AVX2);
+    if (FLAG(UseAVX) < 1)
+        f &= ~(FEATURE(AVX) | FEATURE(BMI1) | FEATURE(BMI2)); /* BMI's VEX encodings need AVX (x64_sha_ergonomics) */
+    return f;
 }
 
 static bool generate(stub_id id, const char *variant, uint8_t *code, size_t room, size_t *entry, size_t *size,
@@ -203,6 +214,7 @@ const stub_arch_ops x64_stub_ops = {
     .code = {.llvm_target = "X86", .llvm_triple = "x86_64-linux-gnu", .llvm_features = "", .insn_size = 0},
     .ergonomics = x64_sha_ergonomics,
     .sha3_policies = "minivm, JDK24, JDK-8384353, measure",
+    .usable_features = usable_features,
     .choose = choose,
     .generate = generate,
     .variants = variants,
