@@ -522,6 +522,35 @@ static void unreadable_cpuinfo_file_fails(void **state)
     tu_result_free(&r);
 }
 
+/* -XX:EmulateCPU and -XX:CPUInfoFile together, in either order, whether or not the file exists: refused
+   (the file used to be ignored silently, exit 0) */
+static void emulated_cpu_and_cpuinfo_file_conflict(void **state)
+{
+    (void)state;
+    const char *file = tu_source_path("tests/data/cpuinfo/neoverse-n1.txt");
+    const char *const pairs[][2] = {
+        {"-XX:EmulateCPU=zen3", "-XX:CPUInfoFile=/nonexistent/cpuinfo"},
+        {"-XX:CPUInfoFile=/nonexistent/cpuinfo", "-XX:EmulateCPU=zen3"},
+        {"-XX:EmulateCPU=zen3", NULL},
+    };
+    char with_file[4200];
+    snprintf(with_file, sizeof with_file, "-XX:CPUInfoFile=%s", file);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const char *argv[] = {UNLOCK, pairs[i][0], pairs[i][1] ? pairs[i][1] : with_file, "-XX:+PrintFlagsFinal",
+                              "-version", NULL};
+        tu_result r = tu_run(argv, NULL, 60);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.out, "");
+        char want[4400];
+        snprintf(want, sizeof want,
+                 "Error occurred during initialization of VM\nMultiple CPUs selected: -XX:EmulateCPU=zen3 and "
+                 "-XX:CPUInfoFile=%s (use one of them)\n",
+                 pairs[i][1] ? "/nonexistent/cpuinfo" : file);
+        tu_expect_text("stderr", r.err, TU_EXACT, want);
+        tu_result_free(&r);
+    }
+}
+
 static void print_cpu_features(void **state)
 {
     (void)state;
@@ -564,6 +593,7 @@ int main(void)
         cmocka_unit_test(seed003_apple_m1_dump),
         cmocka_unit_test(unknown_emulated_cpu_lists_the_catalog),
         cmocka_unit_test(unreadable_cpuinfo_file_fails),
+        cmocka_unit_test(emulated_cpu_and_cpuinfo_file_conflict),
         cmocka_unit_test(print_cpu_features),
     };
     enum { D = sizeof direct / sizeof direct[0] };
