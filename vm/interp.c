@@ -587,7 +587,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
             }
         }
         uint32_t nb = fr->base + m->nregs;
-        if (nb + callee->nregs > vm->stack_cap || vm->nframes == vm->frame_cap)
+        if (!vm_stack_room(vm, nb + callee->nregs))
             THROW(VM_EXC_STACK_OVERFLOW, NULL);
         fr->ret_reg = (uint8_t)GET_A(i);
         vm_value *nr = vm->stack + nb;
@@ -631,7 +631,7 @@ int vm_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result
         base = top->base + top->m->nregs;
     }
     vm->exc = VM_EXC_NONE;
-    if (base + m->nregs > vm->stack_cap || vm->nframes == vm->frame_cap)
+    if (!vm_stack_room(vm, base + m->nregs))
         return vm_throw(vm, VM_EXC_STACK_OVERFLOW, NULL);
     if (m->flags & VM_METHOD_ABSTRACT)
         return vm_throw(vm, VM_EXC_ABSTRACT_METHOD, "abstract method %s has no body", m->qname);

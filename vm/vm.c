@@ -2,10 +2,12 @@
  * vm/vm.c — a VM instance: creation (linking a loaded program to a heap,
  * statics, string constants and intrinsic stubs), exceptions, teardown.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE (POSIX only from 2024) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "intrinsics.h"
 #include "vm.h"
@@ -97,6 +99,24 @@ static int init_statics(vm_t *vm)
     return 0;
 }
 
+/*
+ * The register stack and the frames: zeroed address space, committed page by
+ * page as calls reach it, as a thread stack is (calloc would do, but not
+ * under MALLOC_PERTURB_, which makes it write every byte). NULL when the
+ * system refuses the space.
+ */
+static void *reserve(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void release(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, bytes);
+}
+
 vm_t *vm_new(const vm_program *p, const vm_options *opt, char *err, size_t errlen)
 {
     vm_t *vm = calloc(1, sizeof *vm);
@@ -116,10 +136,11 @@ vm_t *vm_new(const vm_program *p, const vm_options *opt, char *err, size_t errle
     if (slots > UINT32_MAX / 2)
         slots = UINT32_MAX / 2;
     vm->stack_cap = (uint32_t)slots;
-    /* every frame costs at least one slot of stack budget, so depth stays bounded */
-    vm->frame_cap = vm->stack_cap / 4 + 16;
-    vm->stack = calloc(vm->stack_cap + 1, sizeof *vm->stack);
-    vm->frames = calloc(vm->frame_cap, sizeof *vm->frames);
+    /* each frame takes VM_FRAME_SLOTS of the budget (vm_stack_room): this many never fill the array;
+       both arrays are committed only as far as calls reach (calloc of untouched pages) */
+    vm->frame_cap = vm->stack_cap / VM_FRAME_SLOTS + 1;
+    vm->stack = reserve((vm->stack_cap + 1) * sizeof *vm->stack);
+    vm->frames = reserve(vm->frame_cap * sizeof *vm->frames);
     vm->statics = calloc(p->nstatics + 1, sizeof *vm->statics);
     vm->strings = calloc(p->nstrings + 1, sizeof *vm->strings);
     if (!vm->stack || !vm->frames || !vm->statics || !vm->strings) {
@@ -141,8 +162,8 @@ void vm_free(vm_t *vm)
     if (!vm)
         return;
     vm_heap_free_all(vm);
-    free(vm->stack);
-    free(vm->frames);
+    release(vm->stack, (vm->stack_cap + 1) * sizeof *vm->stack);
+    release(vm->frames, vm->frame_cap * sizeof *vm->frames);
     free(vm->statics);
     free(vm->strings);
     free(vm->exc_trace);

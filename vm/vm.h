@@ -297,6 +297,9 @@ typedef struct vm_heap {
     uint64_t collections;
 } vm_heap;
 
+/* Each frame takes this many 8-byte slots of the -Xss budget, beside its registers. */
+#define VM_FRAME_SLOTS ((uint32_t)((sizeof(vm_frame) + sizeof(vm_value) - 1) / sizeof(vm_value)))
+
 struct vm_t {
     const vm_program *prog;
     vm_options opt;
@@ -304,7 +307,7 @@ struct vm_t {
     vm_value *statics;      /* prog->nstatics values */
     vm_obj **strings;       /* prog->nstrings byte[] constants */
     vm_value *stack;        /* the register stack */
-    uint32_t stack_cap;     /* in values */
+    uint32_t stack_cap;     /* -Xss in 8-byte slots: registers and frames together (vm_stack_room) */
     vm_frame *frames;
     uint32_t nframes, frame_cap;
     /* the pending exception (or exit) */
@@ -321,6 +324,16 @@ struct vm_t {
     vm_intrinsic_link intrinsics[VM_MAX_INTRINSIC_LINKS];
     uint32_t nintrinsics;
 };
+
+/*
+ * Is there room for one more frame whose registers end at slot top? -Xss
+ * bounds what the registers and the frames commit together (HotSpot's
+ * thread stack holds both), so no stack size commits more than itself.
+ */
+static inline bool vm_stack_room(const vm_t *vm, uint32_t top)
+{
+    return (uint64_t)top + (uint64_t)(vm->nframes + 1) * VM_FRAME_SLOTS <= vm->stack_cap;
+}
 
 /* vm/vm.c */
 vm_t *vm_new(const vm_program *p, const vm_options *opt, char *err, size_t errlen);
