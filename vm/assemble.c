@@ -286,6 +286,7 @@ static void assemble_call(masm *A, cursor *c, uint32_t *pc, int virtual)
     loader *L = A->L;
     vm_method *m = A->m;
     uint32_t no = c->ln->no;
+    const char *mn = virtual ? "callvirt" : "call"; /* messages name the instruction written */
     const tok *first = cur_ident(c, "a method name or a result register");
     const tok *dst = NULL, *mt = first;
     if (cur_accept(c, '=')) {
@@ -304,10 +305,11 @@ static void assemble_call(masm *A, cursor *c, uint32_t *pc, int virtual)
         for (;;) {
             const tok *t = cur_next(c, "an argument register");
             if (nargs == VM_MAX_REGS || !reg_lookup(A, t, &regs[nargs]))
-                ld_fail(L, A->src, no, "call %s: argument %u: '%s' is not a register", callee->qname, nargs + 1,
+                ld_fail(L, A->src, no, "%s %s: argument %u: '%s' is not a register", mn, callee->qname, nargs + 1,
                         tok_text(L, t));
             if (regs[nargs] >= m->nregs)
-                ld_fail(L, A->src, no, "call %s: register %s out of range (method has %u registers)", callee->qname,
+                ld_fail(L, A->src, no, "%s %s: register %s out of range (method has %u registers)", mn,
+                        callee->qname,
                         tok_text(L, t), m->nregs);
             nargs++;
             if (cur_accept(c, ')'))
@@ -317,35 +319,39 @@ static void assemble_call(masm *A, cursor *c, uint32_t *pc, int virtual)
     }
     cur_end(c);
     if (nargs != callee->nparams)
-        ld_fail(L, A->src, no, "call %s: takes %u argument%s, got %u", callee->qname, callee->nparams,
+        ld_fail(L, A->src, no, "%s %s: takes %u argument%s, got %u", mn, callee->qname, callee->nparams,
                 callee->nparams == 1 ? "" : "s", nargs);
     int is_void = callee->ret.kind == VM_T_VOID;
     uint32_t base = 0;
     if (dst) {
         if (is_void)
-            ld_fail(L, A->src, no, "call %s: the method returns void, so there is no result for '%s'", callee->qname,
+            ld_fail(L, A->src, no, "%s %s: the method returns void, so there is no result for '%s'", mn,
+                    callee->qname,
                     tok_text(L, dst));
         if (!reg_lookup(A, dst, &base))
-            ld_fail(L, A->src, no, "call %s: result '%s' is not a register", callee->qname, tok_text(L, dst));
+            ld_fail(L, A->src, no, "%s %s: result '%s' is not a register", mn, callee->qname,
+                    tok_text(L, dst));
         if (base >= m->nregs)
-            ld_fail(L, A->src, no, "call %s: result register %s out of range (method has %u registers)", callee->qname,
+            ld_fail(L, A->src, no, "%s %s: result register %s out of range (method has %u registers)", mn,
+                    callee->qname,
                     tok_text(L, dst), m->nregs);
         for (uint32_t k = 0; k < nargs; k++)
             if (regs[k] != base + 1 + k)
                 ld_fail(L, A->src, no,
-                        "call %s: argument %u must be register r%u (the arguments follow the result register "
+                        "%s %s: argument %u must be register r%u (the arguments follow the result register "
                         "%s, r%u), not %s (r%u)",
-                        callee->qname, k + 1, base + 1 + k, m->regnames[base], base, m->regnames[regs[k]], regs[k]);
+                        mn, callee->qname, k + 1, base + 1 + k, m->regnames[base], base, m->regnames[regs[k]], regs[k]);
     } else {
         if (!is_void) {
             char b[64];
-            ld_fail(L, A->src, no, "call %s: the method returns %s: write 'call r = %s(...)'", callee->qname,
-                    vm_type_name(L->p, callee->ret, b, sizeof b), tok_text(L, mt));
+            ld_fail(L, A->src, no, "%s %s: the method returns %s: write '%s r = %s(...)'", mn, callee->qname,
+                    vm_type_name(L->p, callee->ret, b, sizeof b), mn, tok_text(L, mt));
         }
         base = nargs ? regs[0] : 0;
         for (uint32_t k = 1; k < nargs; k++)
             if (regs[k] != base + k)
-                ld_fail(L, A->src, no, "call %s: arguments must be consecutive registers: argument %u must be r%u, not %s (r%u)",
+                ld_fail(L, A->src, no,
+                        "%s %s: arguments must be consecutive registers: argument %u must be r%u, not %s (r%u)", mn,
                         callee->qname, k + 1, base + k, m->regnames[regs[k]], regs[k]);
     }
     vm_opcode op = virtual ? (is_void ? OP_CALLVIRTV : OP_CALLVIRT) : (is_void ? OP_CALLV : OP_CALL);

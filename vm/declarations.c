@@ -17,6 +17,8 @@ const char *const sym_kind_name[] = {"method", "record", "static", "constant"};
 uint32_t sym_add(loader *L, msrc *src, const tok *name, symkind kind, uint32_t index, uint32_t lineno)
 {
     uint32_t prev;
+    if (tok_is_reserved(name))
+        ld_fail(L, src, lineno, "'%s' is a reserved word: it cannot name a %s", tok_text(L, name), sym_kind_name[kind]);
     if (memchr(name->s, '.', name->len))
         ld_fail(L, src, lineno, "a %s name cannot be qualified: '%s'", sym_kind_name[kind], tok_text(L, name));
     if (strmap_get(&src->syms, name->s, name->len, &prev))
@@ -403,6 +405,8 @@ static void parse_module_line(loader *L, msrc *src)
     cur_end(&c);
     if (memchr(name->s, '.', name->len))
         ld_fail(L, src, c.ln->no, "malformed module name '%s'", tok_text(L, name));
+    if (tok_is_reserved(name))
+        ld_fail(L, src, c.ln->no, "'%s' is a reserved word: it cannot name a module", tok_text(L, name));
     if (expect && !tok_is(name, expect))
         ld_fail(L, src, c.ln->no, "file declares module '%s', expected '%s'", tok_text(L, name), expect);
     if (!expect) {
@@ -449,6 +453,8 @@ msrc *decl_parse_module(loader *L, msrc *src)
             uint32_t dummy;
             if (memchr(in->s, '.', in->len))
                 ld_fail(L, src, c.ln->no, "malformed module name '%s'", tok_text(L, in));
+            if (tok_is_reserved(in))
+                ld_fail(L, src, c.ln->no, "'%s' is a reserved word: it cannot name a module", tok_text(L, in));
             if (strmap_get(&src->imports, in->s, in->len, &dummy))
                 ld_fail(L, src, c.ln->no, "duplicate import of '%s'", tok_text(L, in));
             if (tok_is(in, src->mod->name))
@@ -482,6 +488,12 @@ msrc *decl_parse_module(loader *L, msrc *src)
                 ld_fail(L, src, attr_line, "attribute '@IntrinsicCandidate' cannot be applied to an abstract method");
             parse_method(L, src, &c, &li, attrs | (abstract ? ATTR_ABSTRACT : ATTR_VIRTUAL), 0);
             attrs = 0;
+            const line *after = li + 1 < src->nlines ? &src->lines[li + 1] : NULL;
+            if (abstract && after && !line_starts_declaration(after) && !tok_is(&after->t[0], "module"))
+                ld_fail(L, src, c.ln->no,
+                        "abstract method '%s' has no body, but line %u ('%s') follows it as one (an abstract method "
+                        "is its declaration line alone, without 'end')",
+                        L->p->methods[L->p->nmethods - 1]->name, after->no, tok_text(L, &after->t[0]));
         } else if (tok_is(kw, "native")) {
             if (!tok_is(cur_ident(&c, "'method'"), "method"))
                 ld_fail(L, src, c.ln->no, "expected 'native method'");

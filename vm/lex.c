@@ -212,6 +212,19 @@ void lex_source(loader *L, msrc *src, const char *text, size_t len)
     }
 }
 
+/* The format's keywords and built-in type names: a declaration named one could never be named back
+   (a record 'int' is the type int; docs/format.md, "Reserved words"). */
+int tok_is_reserved(const tok *t)
+{
+    static const char *const reserved[] = {"module", "import", "const", "static", "record",  "method",
+                                           "native", "virtual", "abstract", "extends", "end", "var",
+                                           "int",    "long",    "byte",     "void",    "Object"};
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (tok_is(t, reserved[i]))
+            return 1;
+    return 0;
+}
+
 /* ---- line cursor ---------------------------------------------------------------------- */
 int cur_more(const cursor *c) { return c->i < c->ln->ntok; }
 

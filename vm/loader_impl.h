@@ -154,6 +154,8 @@ _Noreturn void ld_pool_full(loader *L, const msrc *src, uint32_t lineno, const c
 void lex_source(loader *L, msrc *src, const char *text, size_t len);
 /* A token for messages, bounded and with non-printables escaped. */
 const char *tok_text(loader *L, const tok *t);
+/* Is t a keyword or a built-in type name, which no module, record, static, constant or method may be called? */
+int tok_is_reserved(const tok *t);
 
 static inline int tok_is(const tok *t, const char *s)
 {
