@@ -231,6 +231,13 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
     for (int i = 1; i < nopts; i++)
         if (strncmp(argv[i], "-XX:", 4) == 0)
             prescan_cpu(argv[i] + 4, &p);
+    /* both name the CPU the flags describe, and with it which architecture's flags exist: neither may
+       silently win (HotSpot refuses conflicting selections alike: "Multiple garbage collectors selected") */
+    if (p.emulate_cpu && p.cpuinfo_file) {
+        fprintf(err, "Error occurred during initialization of VM\nMultiple CPUs selected: -XX:EmulateCPU=%s and "
+                     "-XX:CPUInfoFile=%s (use one of them)\n", p.emulate_cpu, p.cpuinfo_file);
+        goto done;
+    }
     flags_init(target_arch ? target_arch(p.emulate_cpu, p.cpuinfo_file) : flags_host_arch());
 
     /* 3. */

@@ -49,13 +49,7 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
     cpu_info *cpu = &stub_cpu.cpu;
     char msg[1024] = "";
     bool ok;
-    /* both name the CPU the flags describe: neither may silently win (HotSpot refuses conflicting
-       selections the same way, e.g. "Multiple garbage collectors selected") */
-    if (FLAG(EmulateCPU) && FLAG(CPUInfoFile)) {
-        fprintf(err, "Error occurred during initialization of VM\nMultiple CPUs selected: -XX:EmulateCPU=%s and "
-                     "-XX:CPUInfoFile=%s (use one of them)\n", FLAG(EmulateCPU), FLAG(CPUInfoFile));
-        return -1;
-    }
+    /* flags/arguments.c refused EmulateCPU and CPUInfoFile together: at most one is set */
     if (FLAG(EmulateCPU))
         ok = cpu_emulate(FLAG(EmulateCPU), cpu, msg, sizeof msg);
     else if (FLAG(CPUInfoFile))

@@ -61,10 +61,11 @@ typedef struct stub_arch_ops {
     void (*ergonomics)(const cpu_info *cpu);
     const char *sha3_policies;
 
-    /* cpu's features as the final flags leave them: HotSpot clears what
-       UseAVX does not allow (x86-64: AVX-512 below 3, AVX2 below 2, AVX and
-       the VEX-encoded BMI1/BMI2 below 1); a variant that needs a cleared
-       feature is one the ergonomics would refuse a user. */
+    /* cpu's features as the final flags leave them: x86-64 clears what
+       UseAVX does not allow, as HotSpot (AVX-512 below 3, AVX2 below 2, AVX
+       and the VEX-encoded BMI1/BMI2 below 1); AArch64's -UseSHA the SHA
+       extensions. A variant that needs a cleared feature is one the
+       ergonomics would refuse a user. */
     uint64_t (*usable_features)(const cpu_info *cpu);
 
     /* The variant of family the final flags ask for; NULL variant when the

@@ -552,6 +552,104 @@ static void print_intrinsics_lines(void **state)
     free(got);
 }
 
+/* the candidate's body: blockSize += 1, so the test sees the bytecode ran */
+#define BUMP_BODY                   \
+    "    var n: int\n"              \
+    "    getfield n, this, blockSize\n" \
+    "    addw n, n, 1\n"            \
+    "    putfield this, blockSize, n\n"
+
+/* ---- library candidates that do not have the stubs' shape ------------------------------------- */
+
+/*
+ * The shape checks guard the library against an edit out of step with its
+ * stubs: no program reaches them (a program's modules never link), so these
+ * cases load their module as the library's (vm_module.builtin set after
+ * loading, as if it were embedded) to show each check refuses to link.
+ */
+
+typedef struct shape_case {
+    const char *name;
+    const char *src;
+    const char *qname; /* the candidate */
+    const char *tail;  /* its PrintIntrinsics line after the size */
+} shape_case;
+
+static const shape_case SHAPES[] = {
+    {"shape_no_state",
+     "module SHA3\n"
+     "record Digest\n    blockSize: int\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompress0(this: Digest, b: byte[], ofs: int)\n" BUMP_BODY "    ret\nend\n",
+     "SHA3.implCompress0",
+     "failed to inline (intrinsic) _sha3_implCompress: record shape mismatch: SHA3.Digest has no long[] field state"},
+    {"shape_state_not_long_array",
+     "module SHA3\n"
+     "record Digest\n    state: int[]\n    blockSize: int\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompress0(this: Digest, b: byte[], ofs: int)\n" BUMP_BODY "    ret\nend\n",
+     "SHA3.implCompress0",
+     "failed to inline (intrinsic) _sha3_implCompress: record shape mismatch: SHA3.Digest has no long[] field state"},
+    {"shape_block_size_not_int",
+     "module SHA3\n"
+     "record SHA3\n    state: long[]\n    blockSize: long\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompress0(this: SHA3, b: byte[], ofs: int)\n" BUMP_BODY "    ret\nend\n",
+     "SHA3.implCompress0",
+     "failed to inline (intrinsic) _sha3_implCompress: record shape mismatch: SHA3.SHA3 has no int field blockSize"},
+    /* the multi-block candidate links one stub per family whose record the program has: here none */
+    {"shape_multi_block_without_digest_records",
+     "module DigestBase\n"
+     "record Digest\n    state: long[]\n    blockSize: int\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompressMultiBlock0(this: Digest, b: byte[], ofs: int, limit: int) -> int\n" BUMP_BODY
+     "    ret ofs\nend\n",
+     "DigestBase.implCompressMultiBlock0",
+     "failed to inline (intrinsic) _digestBase_implCompressMB: no digest record for its stubs in the program"},
+    {"shape_other_signature",
+     "module SHA3\n"
+     "record Digest\n    state: long[]\n    blockSize: int\nend\n"
+     "@IntrinsicCandidate\n"
+     "method implCompress0(this: Digest, b: byte[])\n" BUMP_BODY "    ret\nend\n",
+     "SHA3.implCompress0",
+     "failed to inline (intrinsic): no compiler intrinsic is defined for the method (_sha3_implCompress is "
+     "SHA3.implCompress0(record, byte[], int) -> void)"},
+};
+
+static void shape_mismatch_refuses_to_link(void **state)
+{
+    const shape_case *c = *state;
+    use_backend(&ref_backend);
+    vm_program *p = tu_load(c->src);
+    p->modules[1]->builtin = true; /* modules[0] is Sys, [1] the program's own */
+    char want[512] = "";
+    append_line(want, sizeof want, p, c->qname, c->tail);
+    uint32_t nlinked;
+    char *got = printed_by_vm_new(p, &counting, NULL, 1, &nlinked);
+    tu_expect_text("PrintIntrinsics", got, EXACT, want);
+    free(got);
+    assert_int_equal(nlinked, 0);
+
+    /* calls run the bytecode: this.blockSize goes from 136 to 137, no stub runs */
+    vm_t *vm = new_vm(p, &counting, NULL, NULL);
+    const vm_method *m = sd_method(p, c->qname);
+    vm_obj *d = vm_new_record(vm, m->regtypes[0].rec), *b = NULL;
+    assert_non_null(d);
+    vm_push_root(vm, &d);
+    b = sd_new_bytes(vm, msgbuf, 400);
+    uint16_t fb = field(p, vm->prog->records[m->regtypes[0].rec].qname, "blockSize");
+    VM_FIELDS(d)[fb].i = 136;
+    vm_value args[4] = {{.ref = d}, {.ref = b}, {.i = 0}, {.i = 200}}, r = {0};
+    n_compress = n_compress_mb = 0;
+    if (vm_call(vm, m, args, &r) != VM_OK)
+        fail_msg("%s: %s", c->qname, sd_exc_text(vm, false));
+    assert_int_equal(VM_FIELDS(d)[fb].i, 137);
+    assert_int_equal(n_compress + n_compress_mb, 0);
+    vm_pop_roots(vm, 1);
+    vm_free(vm);
+    vm_program_free(p);
+}
+
 /* ---- a program's own modules: never intrinsified, whatever their names -------------------------- */
 
 /*
@@ -566,13 +664,6 @@ typedef struct own_case {
     const char *src;
     const char *qname; /* the candidate */
 } own_case;
-
-/* the candidate's body: blockSize += 1, so the test sees the bytecode ran */
-#define BUMP_BODY                   \
-    "    var n: int\n"              \
-    "    getfield n, this, blockSize\n" \
-    "    addw n, n, 1\n"            \
-    "    putfield this, blockSize, n\n"
 
 static const own_case OWN[] = {
     {"own_sha3_module_with_the_stub_shape",
@@ -907,10 +998,11 @@ int main(void)
     enum {
         ND = sizeof DISABLE / sizeof DISABLE[0],
         NP = sizeof PRINTS / sizeof PRINTS[0],
-        NS = sizeof OWN / sizeof OWN[0],
+        NS = sizeof SHAPES / sizeof SHAPES[0],
+        NO = sizeof OWN / sizeof OWN[0],
         NC = sizeof CLI / sizeof CLI[0],
     };
-    static struct CMUnitTest linking[5 + ND + NP + NS];
+    static struct CMUnitTest linking[5 + ND + NP + NS + NO];
     size_t n = 0;
     linking[n++] = (struct CMUnitTest){"ref_digests_match", digests_match, NULL, NULL, &ref_backend};
     linking[n++] = (struct CMUnitTest){"ref_candidate_calls_match_bytecode", candidate_calls_match_bytecode, NULL,
@@ -921,6 +1013,9 @@ int main(void)
     for (size_t i = 0; i < NP; i++)
         linking[n++] = (struct CMUnitTest){PRINTS[i].name, print_intrinsics_lines, NULL, NULL, (void *)&PRINTS[i]};
     for (size_t i = 0; i < NS; i++)
+        linking[n++] = (struct CMUnitTest){SHAPES[i].name, shape_mismatch_refuses_to_link, NULL, NULL,
+                                           (void *)&SHAPES[i]};
+    for (size_t i = 0; i < NO; i++)
         linking[n++] = (struct CMUnitTest){OWN[i].name, own_module_never_links, NULL, NULL, (void *)&OWN[i]};
     linking[n++] = (struct CMUnitTest){"own_digest_record_runs_its_bytecode", own_digest_record_runs_its_bytecode,
                                        NULL, NULL, NULL};

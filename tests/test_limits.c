@@ -174,9 +174,8 @@ static const limit_case CASES[] = {
     {"own_sha2_module_gets_no_stub", ANYWHERE,
      "$MVM -XX:+UnlockDiagnosticVMOptions -XX:+PrintIntrinsics $SRC/tests/data/own_sha2/main.mva > $T/out; "
      "echo \"stubs: $?\"; grep -c 'stub sha256_implCompressMB' $T/out; "
-     "grep -c 'no digest record for its stubs in the program' $T/out; "
      "$MVM -Xint $SRC/tests/data/own_sha2/main.mva; echo \"-Xint: $?\"",
-     0, EXACT, "stubs: 4\n0\n1\n-Xint: 4\n", EXACT, ""},
+     0, EXACT, "stubs: 4\n0\n-Xint: 4\n", EXACT, ""},
     {"program_module_named_sys", ANYWHERE, "printf 'module Sys\\nmethod main()\\n    ret\\nend\\n' > $T/s.mva; "
      "$MVM $T/s.mva", 1, EXACT, "", EXACT, "@t/s.mva:1: module name 'Sys' is taken by a built-in module\n"},
 
@@ -185,7 +184,7 @@ static const limit_case CASES[] = {
      IMPORT_CHAIN "(ulimit -s 1024; $MVM $D/p30000.mva; echo \"30000 levels: $?\"; $MVM $D/p.mva; "
      "echo \"100000 levels: $?\"); rm -rf $D",
      0, EXACT, "30000 levels: 42\n100000 levels: 1\n", CONTAINS,
-     "/M65533.mva:2: too many modules (at most 65536 in a program, Sys and the library's included)\n"},
+     "/M65533.mva:2: too many modules (at most 65536 in a program, the built-in modules' included)\n"},
     {"import_cycle_sees_what_was_read", ANYWHERE,
      "printf 'module A\\nconst KA = 5\\nimport B\\n' > $T/A.mva; "
      "printf 'module B\\nimport A\\nconst KB = A.KA\\n' > $T/B.mva; "

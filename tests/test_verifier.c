@@ -415,7 +415,7 @@ static const text_case text_cases[] = {
          4, "call DigestBase.implReset: the method is abstract: it has no body to call (use callvirt)"),
     CASE("callvirt with a receiver of another record",
          "module T\nimport DigestBase\nrecord P\nend\nmethod f(p: P)\n    callvirt DigestBase.implReset(p)\n    ret\nend\n",
-         6, "argument 1 (p) is T.P, expected DigestBase.Digest"),
+         6, "callvirt DigestBase.implReset: argument 1 (p) is T.P, expected DigestBase.Digest"),
     CASE("an abstract method with an attribute", "module T\nrecord P\nend\n@IntrinsicCandidate\nabstract method f(p: P)\n",
          4, "attribute '@IntrinsicCandidate' cannot be applied to an abstract method"),
     /* reserved words: such a declaration could never be named back (a record 'int' is the type int) */

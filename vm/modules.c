@@ -37,7 +37,7 @@ msrc *mod_new(loader *L, const char *name, size_t nlen, const char *path, const 
               size_t len, const msrc *from, uint32_t lineno)
 {
     if (L->nsrcs >= VM_MAX_POOL)
-        ld_fail(L, from, lineno, "too many modules (at most %d in a program, Sys and the library's included)",
+        ld_fail(L, from, lineno, "too many modules (at most %d in a program, the built-in modules' included)",
                 VM_MAX_POOL);
     msrc *src = vm_arena_alloc(L->a, sizeof *src);
     vm_module *mod = vm_arena_alloc(L->a, sizeof *mod);

@@ -123,19 +123,19 @@ static int check_call(vctx *v, int op, uint32_t a, uint32_t mi)
     uint32_t first = with_result ? a + 1 : a;     /* first argument register */
     uint32_t end = first + callee->nparams;       /* one past the last */
     if (!with_result && callee->nparams == 0)
-        return a == 0 ? 0 : verr(v, "call %s: operand A must be 0 (no arguments, no result)", callee->qname);
+        return a == 0 ? 0 : verr(v, "%s %s: operand A must be 0 (no arguments, no result)", mn, callee->qname);
     if (end > m->nregs || a >= m->nregs)
-        return verr(v, "call %s: registers r%u..r%u out of range (method has %u registers)", callee->qname, a,
+        return verr(v, "%s %s: registers r%u..r%u out of range (method has %u registers)", mn, callee->qname, a,
                     end - 1, m->nregs);
     for (uint32_t i = 0; i < callee->nparams; i++) {
         vm_type want = callee->regtypes[i], have = m->regtypes[first + i];
         if (!assignable(want, have))
-            return verr(v, "call %s: argument %u (%s) is %s, expected %s", callee->qname, i + 1,
+            return verr(v, "%s %s: argument %u (%s) is %s, expected %s", mn, callee->qname, i + 1,
                         rname(v, first + i), tname(v, have, b1), tname(v, want, b2));
     }
     if (!is_void && !assignable(m->regtypes[a], callee->ret))
-        return verr(v, "call %s: result %s does not fit %s of type %s", callee->qname, tname(v, callee->ret, b1),
-                    rname(v, a), tname(v, m->regtypes[a], b2));
+        return verr(v, "%s %s: result %s does not fit %s of type %s", mn, callee->qname,
+                    tname(v, callee->ret, b1), rname(v, a), tname(v, m->regtypes[a], b2));
     return 0;
 }
 

@@ -128,8 +128,16 @@ static void crash_registers(const void *context, char *buf, size_t len)
 #define HOST_CRASH_REGISTERS NULL
 #endif
 
-/* No AArch64 flag clears a feature: the CPU's are the flags'. */
-static uint64_t usable_features(const cpu_info *cpu) { return cpu->features; }
+/* UseSHA off clears the SHA extensions (HotSpot's rules all read `UseSHA && feature`; the GPR SHA-3 stub
+   needs none of them, so it stays). */
+static uint64_t usable_features(const cpu_info *cpu)
+{
+    uint64_t f = cpu->features;
+    if (!FLAG(UseSHA))
+        f &= ~((UINT64_C(1) << A64_CPU_SHA1) | (UINT64_C(1) << A64_CPU_SHA2) | (UINT64_C(1) << A64_CPU_SHA3) |
+               (UINT64_C(1) << A64_CPU_SHA512));
+    return f;
+}
 
 const stub_arch_ops a64_stub_ops = {
     .arch = CPU_ARCH_AARCH64,
