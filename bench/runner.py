@@ -53,7 +53,8 @@ def is_sha3(name):
     return name.startswith("SHA3-")
 
 
-VARIANT_LINE = re.compile(r"^\s+(\S+)\s+(\S+)\s+(runs|no: \S.*?)\s{2,}(-XX:.*)$")
+# "  SHA-3   gpr   gpr   runs   -XX:+UseSHA3Intrinsics ...": family, name, kind, runs or why not, options
+VARIANT_LINE = re.compile(r"^\s+(\S+)\s+(\S+)\s+(gpr|simd|crypto)\s+(runs|no: \S.*?)\s{2,}(-XX:.*)$")
 # PrintStubVariants' family column -> (the configuration name's prefix, the digests it is about)
 FAMILIES = {
     "SHA-3": (None, is_sha3),
@@ -168,12 +169,12 @@ def discover(args):
         m = VARIANT_LINE.match(line)
         if not m or m.group(1) not in FAMILIES:
             continue
-        family, options = FAMILIES[m.group(1)], m.group(4).split()
+        family, options = FAMILIES[m.group(1)], m.group(5).split()
         name = m.group(2) if family[0] is None else f"{family[0]}-{m.group(2)}"
-        if m.group(3) == "runs":
+        if m.group(4) == "runs":
             configs.append(Config(name, "minivm", base + options + [mva], options, only=family[1]))
         else:
-            skipped.append((name, m.group(3).replace("no: ", "the CPU lacks it: ")))
+            skipped.append((name, m.group(4).replace("no: ", "the CPU lacks it: ")))
     if os.path.exists(native):
         configs.append(Config("C-ref", "native", wrapper(args) + [native, "ref"], [], "stubs/sha3_ref.c, sha2_ref.c, in-process"))
         probe = subprocess.run(wrapper(args) + [native, "openssl", "-i", "1", "-r", "1", "-wi", "0",

@@ -77,7 +77,7 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
      * that HotSpot has).
      */
     for (int f = 0; f < STUB_FAMILY_COUNT && !stub_cpu.what_if; f++) {
-        if (stub_family_flag((stub_family)f) && !arch->choose((stub_family)f, NULL).variant) {
+        if (stub_family_flag((stub_family)f) && !stub_choose(arch, (stub_family)f, NULL).variant) {
             if (!flag_is_default((flag_id)stub_family_descs[f].flag))
                 vm_warning("%s", stub_family_descs[f].unavailable);
             stub_family_flag_off((stub_family)f);
@@ -96,7 +96,7 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
     const char *policy = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
     if (host && FLAG(UseCompiler) && FLAG(UseSHA3Intrinsics) && strcmp(policy, "measure") == 0)
         /* the table also goes with PrintFlagsFinal: the {ergonomic} values it explains */
-        sha3_select_measure(arch, cpu, host, arch->choose(STUB_FAMILY_SHA3, host).variant,
+        sha3_select_measure(arch, cpu, host, stub_choose(arch, STUB_FAMILY_SHA3, host).variant,
                             FLAG(PrintSHA3Selection) || FLAG(PrintFlagsFinal) ? stdout : NULL);
     if (FLAG(PrintStubVariants)) {
         /* what the host runs, whatever CPU the flags follow */

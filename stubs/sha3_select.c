@@ -39,69 +39,45 @@ static bool user_set(flag_id id)
     return o == FLAG_ORIGIN_COMMAND_LINE || o == FLAG_ORIGIN_ENVIRON || o == FLAG_ORIGIN_CONFIG_FILE;
 }
 
-/* One "-XX:..." token of a variant's options: its flag and the value text it sets
-   ("true"/"false" for +Name/-Name). False when it names no flag of this table. */
-static bool option_token(const char *tok, size_t len, flag_id *id, char *value, size_t vlen)
+/* Does setting s hold in the flags? (stub_variant_selected, for one setting) */
+static bool holds(const stub_setting *s)
 {
-    if (len < 5 || strncmp(tok, "-XX:", 4) != 0)
-        return false;
-    tok += 4, len -= 4;
-    const char *eq = memchr(tok, '=', len);
-    if (tok[0] == '+' || tok[0] == '-') {
-        *id = flag_find(tok + 1, len - 1, true);
-        snprintf(value, vlen, "%s", tok[0] == '+' ? "true" : "false");
-    } else if (eq) {
-        *id = flag_find(tok, (size_t)(eq - tok), true);
-        snprintf(value, vlen, "%.*s", (int)(len - (size_t)(eq - tok) - 1), eq + 1);
-    } else {
-        return false;
-    }
-    return *id != FLAG_COUNT && flag_exists(*id);
+    stub_variant one = {.nsettings = 1};
+    one.settings[0] = *s;
+    return stub_variant_selected(&one);
 }
 
-/* Calls f on each token of options; stops (false) when f does. */
-static bool each_option(const char *options, bool (*f)(const char *tok, size_t len, void *ctx), void *ctx)
+bool sha3_select_respects_user(const stub_variant *v)
 {
-    for (const char *p = options; *p;) {
-        p += strspn(p, " ");
-        size_t len = strcspn(p, " ");
-        if (len && !f(p, len, ctx))
-            return false;
-        p += len;
+    for (int i = 0; i < v->nsettings; i++) {
+        flag_id id = (flag_id)v->settings[i].flag;
+        if (!flag_exists(id) || (user_set(id) && !holds(&v->settings[i])))
+            return false; /* a flag the target's table lacks: not a candidate either */
     }
     return true;
 }
 
-static bool agrees(const char *tok, size_t len, void *ctx)
+/* Set v's settings that the user did not set, origin {ergonomic} (UseSHA3Intrinsics is already true). */
+static void apply(const stub_variant *v)
 {
-    (void)ctx;
-    flag_id id;
-    char want[64], have[64];
-    if (!option_token(tok, len, &id, want, sizeof want))
-        return false; /* an option this table lacks: not a candidate */
-    if (!user_set(id))
-        return true;
-    flag_value v;
-    flag_value_load(id, &v);
-    flag_format_value(&flag_descs[id], &v, have, sizeof have);
-    return strcmp(have, want) == 0;
-}
-
-bool sha3_select_respects_user(const char *options)
-{
-    return each_option(options, agrees, NULL);
-}
-
-static bool apply(const char *tok, size_t len, void *ctx)
-{
-    (void)ctx;
-    flag_id id;
-    char value[64], arg[96];
-    if (!option_token(tok, len, &id, value, sizeof value) || user_set(id) || id == FLAG_ID_UseSHA3Intrinsics)
-        return true;
-    snprintf(arg, sizeof arg, "%.*s", (int)(len - 4), tok + 4);
-    flag_process_argument(arg, false, FLAG_ORIGIN_ERGONOMIC, stderr);
-    return true;
+    for (int i = 0; i < v->nsettings; i++) {
+        const stub_setting *s = &v->settings[i];
+        flag_id id = (flag_id)s->flag;
+        if (user_set(id) || id == FLAG_ID_UseSHA3Intrinsics)
+            continue;
+        flag_value value;
+        memset(&value, 0, sizeof value);
+        switch (flag_descs[id].type) {
+        case FLAG_TYPE_bool: value.v_bool = s->value != 0; break;
+        case FLAG_TYPE_int: value.v_int = (int)s->value; break;
+        case FLAG_TYPE_intx: value.v_intx = (intx)s->value; break;
+        case FLAG_TYPE_uintx: value.v_uintx = (uintx)s->value; break;
+        case FLAG_TYPE_ccstr: value.v_ccstr = s->text; break;
+        default: continue;
+        }
+        flag_value_store(id, &value);
+        flag_set_origin(id, FLAG_ORIGIN_ERGONOMIC);
+    }
 }
 
 static double now_ns(void)
@@ -126,7 +102,7 @@ static int measure(const stub_arch_ops *arch, sha3_trial *t, int n)
         return 0;
     const stub_mark *marks[SHA3_SELECT_MAX] = {NULL};
     for (int i = 0; i < n; i++)
-        marks[i] = stubs_generate_one(arch, &cc, STUB_ID_sha3_implCompressMB, t[i].variant->name, err, sizeof err);
+        marks[i] = stubs_generate_one(arch, &cc, STUB_ID_sha3_implCompressMB, t[i].variant, err, sizeof err);
     if (!codecache_seal(&cc, true, err, sizeof err)) {
         codecache_release(&cc);
         return 0;
@@ -163,27 +139,27 @@ static int measure(const stub_arch_ops *arch, sha3_trial *t, int n)
 }
 
 const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_info *cpu, const cpu_info *host,
-                                        const char *static_variant, FILE *out)
+                                        const stub_variant *static_variant, FILE *out)
 {
     double t0 = now_ns();
     sha3_trial t[SHA3_SELECT_MAX];
     int n = 0, static_index = -1;
     /* what the CPU the flags describe allows them (an emulated one's limits hold as a real one's) and what
        the code's host executes */
-    uint64_t runs = arch->usable_features(cpu) & host->features;
+    uint64_t runs = cpu->features & arch->allowed_features() & host->features;
     for (size_t i = 0; i < arch->nvariants && n < SHA3_SELECT_MAX; i++) {
         const stub_variant *v = &arch->variants[i];
-        if (v->family != STUB_FAMILY_SHA3 || (v->features & ~runs) || !sha3_select_respects_user(v->options))
+        if (v->family != STUB_FAMILY_SHA3 || (v->features & ~runs) || !sha3_select_respects_user(v))
             continue;
         memset(&t[n], 0, sizeof t[n]);
         t[n].variant = v;
-        if (static_variant && strcmp(static_variant, v->name) == 0)
+        if (v == static_variant)
             static_index = n;
         n++;
     }
     int chosen = n > 0 && measure(arch, t, n) > 0 ? sha3_select_decide(t, n, static_index, SHA3_SELECT_NOISE) : -1;
     if (chosen >= 0)
-        each_option(t[chosen].variant->options, apply, NULL);
+        apply(t[chosen].variant);
     if (out) {
         const char *qemu = getenv("QEMU_CPU") || getenv("QEMU_LD_PREFIX") ? "; under QEMU: TCG's times" : "";
         fprintf(out, "SHA-3 stub selection (SHA3IntrinsicPolicy=measure): %d trials of %d %d-byte blocks each, "

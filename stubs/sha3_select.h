@@ -7,7 +7,7 @@
  * minivm's table on x86-64) and only when UseSHA3Intrinsics ended true:
  *   1. the candidates: every variant of the host's architecture
  *      (stub_arch_ops.variants) whose features the CPU the flags describe
- *      has as the final flags leave it (stub_arch_ops.usable_features: no
+ *      has as the final flags leave it (stub_arch_ops.allowed_features: no
  *      AVX-512 variant under UseAVX=2, none on an emulated Zen 3) and the
  *      host has too, and whose selecting options agree with every flag the
  *      user set: so the values it sets are ones the ergonomics would accept
@@ -19,7 +19,7 @@
  *   3. the fastest wins, unless the static choice is within the noise of
  *      it: SHA3_SELECT_NOISE, or the larger spread of the two candidates'
  *      own trials when that is larger; then the static choice stays;
- *   4. the winner's options are applied with origin {ergonomic}, except
+ *   4. the winner's settings are applied with origin {ergonomic}, except
  *      those the user set.
  * -XX:+PrintSHA3Selection prints the trials and the decision.
  */
@@ -58,11 +58,11 @@ typedef struct sha3_trial {
 int sha3_select_decide(const sha3_trial *t, int n, int static_index, double noise);
 
 /*
- * Do the options of a variant ("-XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=2")
- * agree with every flag set on the command line? A variant whose options
- * would override a user's flag is never a candidate.
+ * Do v's settings agree with every flag the user set (command line,
+ * MINIVM_TOOL_OPTIONS, settings file)? A variant whose settings would
+ * override a user's flag is never a candidate.
  */
-bool sha3_select_respects_user(const char *options);
+bool sha3_select_respects_user(const stub_variant *v);
 
 /*
  * Steps 1-4 for the host's architecture. cpu: the CPU the flags describe
@@ -72,6 +72,6 @@ bool sha3_select_respects_user(const char *options);
  * selected (NULL: nothing measured).
  */
 const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_info *cpu, const cpu_info *host,
-                                        const char *static_variant, FILE *out);
+                                        const stub_variant *static_variant, FILE *out);
 
 #endif

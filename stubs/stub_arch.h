@@ -19,27 +19,80 @@
 #include "cpu.h"
 #include "stubdeclarations.h"
 
+/* What a variant computes with, for people choosing among them (PrintStubVariants' kind column). */
+typedef enum stub_kind {
+    STUB_KIND_GPR,    /* general registers only */
+    STUB_KIND_SIMD,   /* vector registers (AdvSIMD with FEAT_SHA3, AVX2, AVX-512) */
+    STUB_KIND_CRYPTO, /* the ISA's own hash instructions (SHA-NI, FEAT_SHA1/SHA256/SHA512) */
+} stub_kind;
+
+/* "gpr", "simd", "crypto" */
+const char *stub_kind_name(stub_kind k);
+
 /*
- * The variant of a family the VM generates. When the flags ask for one the
- * host cannot execute (they followed an emulated CPU), the best one the
- * host runs is chosen instead and `asked` names the flags' choice, `missing`
- * the host feature it needed, `flag` the flag that chose it.
+ * One flag value a variant is selected by: -XX:+UseSIMDForSHA3Intrinsic is
+ * {FLAG_ID_UseSIMDForSHA3Intrinsic, 1}, -XX:UseAVX=3 {FLAG_ID_UseAVX, 3},
+ * -XX:SHA3AVX512Design=lanes {FLAG_ID_SHA3AVX512Design, 0, "lanes"}: value
+ * for bool (0, 1) and integer flags, text for string flags.
+ */
+typedef struct stub_setting {
+    int flag;           /* flag_id (flags.h) */
+    int64_t value;
+    const char *text;
+} stub_setting;
+
+#define STUB_ON(name)        {FLAG_ID_##name, 1, NULL}
+#define STUB_OFF(name)       {FLAG_ID_##name, 0, NULL}
+#define STUB_INT(name, v)    {FLAG_ID_##name, (v), NULL}
+#define STUB_TEXT(name, s)   {FLAG_ID_##name, 0, (s)}
+#define STUB_MAX_SETTINGS 5
+/* .settings and .nsettings of a variant row from its settings */
+#define STUB_SETTINGS(...) \
+    .settings = {__VA_ARGS__}, .nsettings = (int)(sizeof((stub_setting[]){__VA_ARGS__}) / sizeof(stub_setting))
+
+typedef struct stub_variant stub_variant;
+
+/* Emit stub id (of v's family) in v's design into as, the architecture's
+   assembler (a64_asm, x64_asm); returns the entry's offset in bytes. A
+   refusal or a full buffer shows in the assembler's failed state. */
+typedef size_t (*stub_emit_fn)(void *as, const stub_variant *v, stub_id id);
+
+/*
+ * A variant, one row of its architecture's table (stub_arch_ops.variants,
+ * best first within a family): everything the VM, -XX:+PrintStubVariants,
+ * -XX:SHA3IntrinsicPolicy=measure, the tests and the benchmark runner know
+ * of it.
+ *
+ * The flags choose the first row of the family whose settings all hold, and
+ * else the family's last row (its fallback: the GPR stub, or the family's
+ * only variant); so the last setting of a row is the one that decided it
+ * (the one an emulated CPU's ergonomics set, which the fall-back warning
+ * names). Given to the VM as -XX: options (stub_variant_options), the
+ * settings select that row.
+ */
+struct stub_variant {
+    stub_family family;
+    const char *name;            /* "gpr" */
+    stub_kind kind;
+    uint64_t features;           /* the CPU features it executes (cpu.h bits) */
+    stub_setting settings[STUB_MAX_SETTINGS];
+    int nsettings;
+    stub_emit_fn emit;           /* its generator */
+    const void *design;          /* the generator's parameters (an a64_sha3_config, an x64_sha3_config), or NULL */
+};
+
+/*
+ * The variant of a family the VM generates (stub_choose). When the flags
+ * ask for one the host cannot execute (they followed an emulated CPU), the
+ * next one down the family that the host runs and the flags allow is chosen
+ * instead (none: variant NULL), and `asked` is the flags' choice, `missing`
+ * the host feature it needed.
  */
 typedef struct stub_choice {
-    const char *variant;  /* "gpr", "simd": what is generated; NULL: nothing */
-    const char *asked;    /* the flags' variant, when it is not `variant`; else NULL */
-    const char *missing;  /* the feature `asked` needs and the host lacks ("sha3") */
-    const char *flag;     /* the flag whose value chose `asked` ("UseSIMDForSHA3Intrinsic") */
+    const stub_variant *variant;  /* what is generated; NULL: nothing */
+    const stub_variant *asked;    /* the flags' variant, when it is not `variant`; else NULL */
+    const char *missing;          /* the feature `asked` needs and the host lacks ("sha3") */
 } stub_choice;
-
-/* A variant a user can ask for: its name, the -XX options that select it,
-   and the host features it executes (-XX:+PrintStubVariants lists them). */
-typedef struct stub_variant {
-    stub_family family;
-    const char *name;     /* "gpr" */
-    const char *options;  /* "-XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic" */
-    uint64_t features;    /* cpu feature bits (cpu.h) */
-} stub_variant;
 
 /* How -XX:+PrintStubCode prints the architecture's code (codecache_print). */
 typedef struct stub_code_format {
@@ -61,27 +114,23 @@ typedef struct stub_arch_ops {
     void (*ergonomics)(const cpu_info *cpu);
     const char *sha3_policies;
 
-    /* cpu's features as the final flags leave them: x86-64 clears what
-       UseAVX does not allow, as HotSpot (AVX-512 below 3, AVX2 below 2, AVX
-       and the VEX-encoded BMI1/BMI2 below 1); AArch64's -UseSHA the SHA
-       extensions. A variant that needs a cleared feature is one the
+    /* The features the final flags allow (every bit set where no flag
+       forbids one): x86-64 clears what UseAVX does not allow, as HotSpot
+       (AVX-512 below 3, AVX2 below 2, AVX and the VEX-encoded BMI1/BMI2
+       below 1) and BMI1/BMI2 when their flags are off; AArch64's -UseSHA the
+       SHA extensions. A variant that needs a cleared feature is one the
        ergonomics would refuse a user. */
-    uint64_t (*usable_features)(const cpu_info *cpu);
+    uint64_t (*allowed_features)(void);
 
-    /* The variant of family the final flags ask for; NULL variant when the
-       family's flag is off or this build has no generator for the flags'
-       choice. host: the CPU the code runs on (checked feature by feature),
-       NULL when nothing runs here (what-if mode: generated to be printed). */
-    stub_choice (*choose)(stub_family family, const cpu_info *host);
-
-    /* Emit stub id in variant at code (room bytes, aligned): *size bytes
+    /* Emit stub id in variant v (a row of variants) at code (room bytes,
+       aligned): the architecture's assembler around v->emit. *size bytes
        written, callers enter at *entry. False with why in err ("code buffer
        full (16 words)"); then nothing of it may run. */
-    bool (*generate)(stub_id id, const char *variant, uint8_t *code, size_t room, size_t *entry, size_t *size,
+    bool (*generate)(const stub_variant *v, stub_id id, uint8_t *code, size_t room, size_t *entry, size_t *size,
                      char *err, size_t errlen);
 
     /* Every variant of every family, best first within a family (the order
-       choose() falls back in). */
+       stub_choose falls back in). */
     const stub_variant *variants;
     size_t nvariants;
 
@@ -93,13 +142,24 @@ typedef struct stub_arch_ops {
 } stub_arch_ops;
 
 /*
- * choose() for a family with one variant on the architecture (SHA-1, SHA-256,
- * SHA-512): that variant of arch->variants while the family's flag is on.
- * When host lacks a feature it needs (the flags followed an emulated CPU),
- * nothing runs: variant NULL, with asked, missing and flag set, so
- * stubs_note_fallback says that the family runs its bytecode.
+ * The variant of family the final flags ask for (the rule above stub_variant),
+ * and what runs of it on host (checked feature by feature; NULL when nothing
+ * runs here: what-if mode, generated to be printed). Nothing while the
+ * family's flag is off.
  */
-stub_choice stub_choose_only_variant(const stub_arch_ops *arch, stub_family family, const cpu_info *host);
+stub_choice stub_choose(const stub_arch_ops *arch, stub_family family, const cpu_info *host);
+
+/* Do all of v's settings hold in the flags? */
+bool stub_variant_selected(const stub_variant *v);
+
+/* v's settings as -XX: options ("-XX:+UseSHA3Intrinsics -XX:UseAVX=3 ..."), into buf. */
+const char *stub_variant_options(const stub_variant *v, char *buf, size_t len);
+
+/* The flag whose value decided v (its last setting), for messages: "UseAVX". */
+const char *stub_variant_deciding_flag(const stub_variant *v);
+
+/* arch's variant named name in family (any family: STUB_FAMILY_COUNT), or NULL. */
+const stub_variant *stub_variant_named(const stub_arch_ops *arch, stub_family family, const char *name);
 
 #define STUB_OPS_DECLARE(id, folder, prefix) extern const stub_arch_ops prefix##_stub_ops;
 MVM_ARCHES(STUB_OPS_DECLARE)

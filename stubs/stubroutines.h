@@ -85,14 +85,16 @@ const stub_routines *stub_routines_table(void);
  */
 void stubs_generate(const stub_arch_ops *arch, const cpu_info *host);
 
-/* Generate stub id in variant at cc's next position (cc still writable); its mark, or NULL
-   with why in err ("sha3_implCompress (simd): the code cache is full"). */
-const stub_mark *stubs_generate_one(const stub_arch_ops *arch, codecache *cc, stub_id id, const char *variant,
+/* Generate stub id in variant v (of the stub's family) at cc's next position (cc still writable);
+   its mark, or NULL with why in err ("sha3_implCompress (simd): the code cache is full"). */
+const stub_mark *stubs_generate_one(const stub_arch_ops *arch, codecache *cc, stub_id id, const stub_variant *v,
                                     char *err, size_t errlen);
 
-/* -XX:+PrintStubVariants: every variant of arch, whether host runs it (else
-   the first feature it lacks; host NULL: unknown) and the VM options that
-   select it, one line each ("  SHA-3  gpr  runs  -XX:+UseSHA3Intrinsics ..."). */
+/* -XX:+PrintStubVariants: every variant of arch, its kind, whether host runs
+   it (else the first feature it lacks; host NULL: unknown) and the VM options
+   that select it, one line each ("  SHA-3  gpr  gpr  runs  -XX:+UseSHA3Intrinsics ...").
+   The columns are blank-separated and only the last has blanks (tests and the
+   benchmark runner read it). */
 void stubs_print_variants(const stub_arch_ops *arch, const cpu_info *host, FILE *out);
 
 /*

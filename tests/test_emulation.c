@@ -238,10 +238,13 @@ static void printed_variants_select_themselves(void **state)
     tu_expect_status(&list, 0);
     int variants = 0;
     for (const char *l = strstr(list.out, "\n"); l && l[1]; l = strchr(l + 1, '\n')) {
-        char family[16], name[32], runs[8], options[512] = "";
+        char family[16], name[32], kind[16], runs[8], options[512] = "";
         int used = 0;
-        if (sscanf(l + 1, " %15s %31s %7s%n", family, name, runs, &used) != 3 || strcmp(family, "SHA-3") != 0)
+        if (sscanf(l + 1, " %15s %31s %15s %7s%n", family, name, kind, runs, &used) != 4 ||
+            strcmp(family, "SHA-3") != 0)
             continue;
+        if (strcmp(kind, strncmp(name, "gpr", 3) == 0 ? "gpr" : "simd") != 0)
+            fail_msg("PrintStubVariants says %s is of kind %s", name, kind);
         const char *rest = l + 1 + used;
         if (strncmp(rest, " needs ", 7) == 0) /* "no: needs avx512f" */
             rest = strchr(rest + 7, ' ');

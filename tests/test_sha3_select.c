@@ -19,6 +19,7 @@
 
 #include "flags.h"
 #include "sha3_select.h"
+#include "stub_arch.h"
 
 static sha3_trial trial(double median, bool generated)
 {
@@ -86,16 +87,18 @@ static void single_candidate(void **state)
     assert_int_equal(sha3_select_decide(t, 1, -1, 0.05), 0);
 }
 
-/* The x86-64 table's options, whatever the host: a user's flag removes the variants that would override it. */
+/* The x86-64 table's rows, whatever the host: a user's flag removes the variants that would override it. */
 static void users_flags_limit_the_candidates(void **state)
 {
     (void)state;
-    static const char gpr[] = "-XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic";
-    static const char avx2[] = "-XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=2";
-    static const char lanes[] =
-        "-XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=3 -XX:SHA3AVX512Design=lanes";
-    static const char nobmi[] =
-        "-XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic -XX:-UseBMI1Instructions -XX:-UseBMI2Instructions";
+    const stub_variant *gpr = stub_variant_named(&x64_stub_ops, STUB_FAMILY_SHA3, "gpr");
+    const stub_variant *avx2 = stub_variant_named(&x64_stub_ops, STUB_FAMILY_SHA3, "avx2");
+    const stub_variant *lanes = stub_variant_named(&x64_stub_ops, STUB_FAMILY_SHA3, "avx512-lanes");
+    const stub_variant *nobmi = stub_variant_named(&x64_stub_ops, STUB_FAMILY_SHA3, "gpr-nobmi");
+    assert_non_null(gpr);
+    assert_non_null(avx2);
+    assert_non_null(lanes);
+    assert_non_null(nobmi);
 
     flags_init(FLAG_ARCH_X86_64);
     assert_true(sha3_select_respects_user(gpr) && sha3_select_respects_user(avx2) &&
@@ -117,10 +120,30 @@ static void users_flags_limit_the_candidates(void **state)
     assert_true(flag_process_argument("SHA3AVX512Design=rows", false, FLAG_ORIGIN_CONFIG_FILE, stderr));
     assert_false(sha3_select_respects_user(lanes));
 
-    /* an option the target's table lacks (UseAVX on AArch64): never a candidate */
+    flags_init(FLAG_ARCH_X86_64);
+    assert_true(flag_process_argument("-UseBMI2Instructions", false, FLAG_ORIGIN_COMMAND_LINE, stderr));
+    assert_false(sha3_select_respects_user(gpr));
+    assert_true(sha3_select_respects_user(nobmi));
+
+    /* a flag the target's table lacks (UseAVX on AArch64): never a candidate */
     flags_init(FLAG_ARCH_AARCH64);
     assert_false(sha3_select_respects_user(avx2));
-    assert_true(sha3_select_respects_user(gpr));
+}
+
+/* The settings as -XX: options, in their order (PrintStubVariants' last column, the runner's command lines). */
+static void settings_print_as_options(void **state)
+{
+    (void)state;
+    char buf[256];
+    assert_string_equal(stub_variant_options(stub_variant_named(&x64_stub_ops, STUB_FAMILY_SHA3, "avx512-lanes"), buf,
+                                             sizeof buf),
+                        "-XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic -XX:SHA3AVX512Design=lanes -XX:UseAVX=3");
+    assert_string_equal(stub_variant_options(stub_variant_named(&a64_stub_ops, STUB_FAMILY_SHA3, "gpr"), buf,
+                                             sizeof buf),
+                        "-XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic");
+    assert_string_equal(stub_variant_deciding_flag(stub_variant_named(&x64_stub_ops, STUB_FAMILY_SHA3, "avx2")),
+                        "UseAVX");
+    assert_null(stub_variant_named(&x64_stub_ops, STUB_FAMILY_SHA1, "gpr"));
 }
 
 int main(void)
@@ -132,6 +155,7 @@ int main(void)
         cmocka_unit_test(failed_generation_never_wins),
         cmocka_unit_test(single_candidate),
         cmocka_unit_test(users_flags_limit_the_candidates),
+        cmocka_unit_test(settings_print_as_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

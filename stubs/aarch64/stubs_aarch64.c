@@ -1,8 +1,9 @@
 /*
  * stubs/aarch64/stubs_aarch64.c — AArch64's part of the stub plumbing
- * (stub_arch.h): which stub variants the flags and the host allow, the
- * generators behind the stub ids, how the code is printed, and the crash
- * handler's view of an AArch64 Linux signal context.
+ * (stub_arch.h): the variant table (each variant's features, settings and
+ * generator), what the flags allow, the assembler around the generators,
+ * how the code is printed, and the crash handler's view of an AArch64 Linux
+ * signal context.
  */
 #if defined(__aarch64__) && defined(__linux__)
 #define _GNU_SOURCE /* the field names of mcontext_t (pc, regs, sp) */
@@ -11,6 +12,7 @@
 
 #include "stub_arch.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cpu_aarch64.h"
@@ -19,80 +21,75 @@
 #include "flags.h"
 #include "stubgenerator_aarch64.h"
 
-/*
- * SHA-3: UseSIMDForSHA3Intrinsic picks SIMD or GPR. The variant that runs
- * must use only what the host executes: the flags may describe another CPU
- * (-XX:EmulateCPU, -XX:CPUInfoFile: ergonomics follow it), but the words run
- * here, so a feature the host lacks means the GPR stub (base ISA only).
- */
-/* The variants, best first, with the features each executes beyond the base ISA: the
-   SIMD stub's eor3/rax1/xar/bcax need sha3 (FEAT_SHA3), the GPR stub nothing; the
-   SHA-1 and SHA-256 stubs the cryptographic extension's sha1 and sha2 (FEAT_SHA1,
-   FEAT_SHA256), the SHA-512 stub sha512 (FEAT_SHA512), as HotSpot's. */
 #define FEATURE(f) (UINT64_C(1) << A64_CPU_##f)
-static const stub_variant variants[] = {
-    {STUB_FAMILY_SHA3, "simd", "-XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic", FEATURE(SHA3)},
-    {STUB_FAMILY_SHA3, "gpr", "-XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic", 0},
-    {STUB_FAMILY_SHA1, "crypto", "-XX:+UseSHA1Intrinsics", FEATURE(SHA1)},
-    {STUB_FAMILY_SHA256, "crypto", "-XX:+UseSHA256Intrinsics", FEATURE(SHA2)},
-    {STUB_FAMILY_SHA512, "crypto", "-XX:+UseSHA512Intrinsics", FEATURE(SHA512)},
-};
-#undef FEATURE
 
-static stub_choice choose(stub_family family, const cpu_info *host)
+/* The generators behind the rows: the AArch64 assembler, the stub id, the row's design (words are
+   4 bytes: the entry's word index becomes a byte offset). */
+static size_t emit_sha3(void *as, const stub_variant *v, stub_id id)
 {
-    stub_choice c = {NULL, NULL, NULL, NULL};
-    if (family != STUB_FAMILY_SHA3)
-        return stub_choose_only_variant(&a64_stub_ops, family, host);
-    if (!FLAG(UseSHA3Intrinsics))
-        return c;
-    const stub_variant *v = &variants[FLAG(UseSIMDForSHA3Intrinsic) ? 0 : 1];
-    c.variant = v->name;
-    uint64_t missing = host ? v->features & ~host->features : 0;
-    if (missing) {
-        c.asked = c.variant;
-        c.missing = cpu_first_feature_name(CPU_ARCH_AARCH64, missing);
-        c.flag = "UseSIMDForSHA3Intrinsic";
-        c.variant = variants[1].name;
-    }
-    return c;
+    a64_sha3_config cfg = *(const a64_sha3_config *)v->design;
+    cfg.multi_block = id == STUB_ID_sha3_implCompressMB;
+    cfg.preserve_fp = FLAG(PreserveFramePointer);
+    cfg.r18_reserved = a64_platform_reserves_r18();
+    return a64_generate_sha3_implCompress(as, &cfg) * sizeof(uint32_t);
 }
 
-static bool generate(stub_id id, const char *variant, uint8_t *code, size_t room, size_t *entry, size_t *size,
+static size_t emit_sha1(void *as, const stub_variant *v, stub_id id)
+{
+    (void)v;
+    return a64_generate_sha1_implCompress(as, id == STUB_ID_sha1_implCompressMB) * sizeof(uint32_t);
+}
+
+static size_t emit_sha256(void *as, const stub_variant *v, stub_id id)
+{
+    (void)v;
+    return a64_generate_sha256_implCompress(as, id == STUB_ID_sha256_implCompressMB) * sizeof(uint32_t);
+}
+
+static size_t emit_sha512(void *as, const stub_variant *v, stub_id id)
+{
+    (void)v;
+    return a64_generate_sha512_implCompress(as, id == STUB_ID_sha512_implCompressMB) * sizeof(uint32_t);
+}
+
+static const a64_sha3_config sha3_simd = {.simd = true};
+static const a64_sha3_config sha3_gpr = {.simd = false};
+
+/*
+ * The variants, best first within a family (stub_arch.h), with the features
+ * each executes beyond the base ISA: SHA-3's SIMD stub eor3/rax1/xar/bcax
+ * (FEAT_SHA3), chosen by UseSIMDForSHA3Intrinsic, its GPR stub nothing (so a
+ * host without sha3 falls back to it whatever CPU the flags describe); the
+ * SHA-1 and SHA-256 stubs the cryptographic extension's sha1 and sha2
+ * (FEAT_SHA1, FEAT_SHA256), the SHA-512 stub sha512 (FEAT_SHA512), as
+ * HotSpot's.
+ */
+static const stub_variant variants[] = {
+    {STUB_FAMILY_SHA3, "simd", STUB_KIND_SIMD, FEATURE(SHA3),
+     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic)), emit_sha3, &sha3_simd},
+    {STUB_FAMILY_SHA3, "gpr", STUB_KIND_GPR, 0,
+     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_OFF(UseSIMDForSHA3Intrinsic)), emit_sha3, &sha3_gpr},
+    {STUB_FAMILY_SHA1, "crypto", STUB_KIND_CRYPTO, FEATURE(SHA1), STUB_SETTINGS(STUB_ON(UseSHA1Intrinsics)), emit_sha1,
+     NULL},
+    {STUB_FAMILY_SHA256, "crypto", STUB_KIND_CRYPTO, FEATURE(SHA2), STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics)),
+     emit_sha256, NULL},
+    {STUB_FAMILY_SHA512, "crypto", STUB_KIND_CRYPTO, FEATURE(SHA512), STUB_SETTINGS(STUB_ON(UseSHA512Intrinsics)),
+     emit_sha512, NULL},
+};
+
+static bool generate(const stub_variant *v, stub_id id, uint8_t *code, size_t room, size_t *entry, size_t *size,
                      char *err, size_t errlen)
 {
-    a64_sha3_config cfg = {
-        .simd = strcmp(variant, "simd") == 0,
-        .multi_block = id == STUB_ID_sha3_implCompressMB,
-        .preserve_fp = FLAG(PreserveFramePointer),
-        .r18_reserved = a64_platform_reserves_r18(),
-    };
     a64_asm as;
     a64_asm_init(&as, (uint32_t *)(void *)code, room / sizeof(uint32_t));
     /* A refusal is reported as a warning, not an abort(), even in debug
        builds: a failed generator must leave the VM running interpreted. */
     as.fatal = false;
-    size_t at;
-    switch (id) {
-    case STUB_ID_sha3_implCompress:
-    case STUB_ID_sha3_implCompressMB: at = a64_generate_sha3_implCompress(&as, &cfg); break;
-    case STUB_ID_sha1_implCompress:
-    case STUB_ID_sha1_implCompressMB: at = a64_generate_sha1_implCompress(&as, id == STUB_ID_sha1_implCompressMB); break;
-    case STUB_ID_sha256_implCompress:
-    case STUB_ID_sha256_implCompressMB:
-        at = a64_generate_sha256_implCompress(&as, id == STUB_ID_sha256_implCompressMB);
-        break;
-    case STUB_ID_sha512_implCompress:
-    case STUB_ID_sha512_implCompressMB:
-        at = a64_generate_sha512_implCompress(&as, id == STUB_ID_sha512_implCompressMB);
-        break;
-    default: snprintf(err, errlen, "no AArch64 generator"); return false;
-    }
+    *entry = v->emit(&as, v, id);
     if (a64_asm_failed(&as)) {
         snprintf(err, errlen, "%s", as.errmsg);
         return false;
     }
-    *entry = at * sizeof(uint32_t);
     *size = a64_asm_pc(&as) * sizeof(uint32_t);
     return true;
 }
@@ -130,13 +127,9 @@ static void crash_registers(const void *context, char *buf, size_t len)
 
 /* UseSHA off clears the SHA extensions (HotSpot's rules all read `UseSHA && feature`; the GPR SHA-3 stub
    needs none of them, so it stays). */
-static uint64_t usable_features(const cpu_info *cpu)
+static uint64_t allowed_features(void)
 {
-    uint64_t f = cpu->features;
-    if (!FLAG(UseSHA))
-        f &= ~((UINT64_C(1) << A64_CPU_SHA1) | (UINT64_C(1) << A64_CPU_SHA2) | (UINT64_C(1) << A64_CPU_SHA3) |
-               (UINT64_C(1) << A64_CPU_SHA512));
-    return f;
+    return FLAG(UseSHA) ? ~UINT64_C(0) : ~(FEATURE(SHA1) | FEATURE(SHA2) | FEATURE(SHA3) | FEATURE(SHA512));
 }
 
 const stub_arch_ops a64_stub_ops = {
@@ -145,8 +138,7 @@ const stub_arch_ops a64_stub_ops = {
     .code = {.llvm_target = "AArch64", .llvm_triple = "aarch64-linux-gnu", .llvm_features = "+sha3", .insn_size = 4},
     .ergonomics = a64_sha_ergonomics,
     .sha3_policies = "JDK-8359256, JDK26, measure",
-    .usable_features = usable_features,
-    .choose = choose,
+    .allowed_features = allowed_features,
     .generate = generate,
     .variants = variants,
     .nvariants = sizeof variants / sizeof variants[0],
