@@ -78,12 +78,12 @@ static void stub_digest(const stub_routines *t, int bits, const uint8_t *msg, in
     int rate = 200 - 2 * (bits / 8);
     int full = len / rate * rate;
     if (full > 0)
-        t->sha3_implCompressMB.fn(msg, st, rate, 0, full - rate);
+        STUB_FN(t, sha3_implCompressMB)(msg, st, rate, 0, full - rate);
     uint8_t last[168] = {0};
     memcpy(last, msg + full, (size_t)(len - full));
     last[len - full] ^= 0x06;
     last[rate - 1] ^= 0x80;
-    t->sha3_implCompress.fn(last, st, rate);
+    STUB_FN(t, sha3_implCompress)(last, st, rate);
     memcpy(out, st, (size_t)bits / 8);
 }
 
@@ -148,17 +148,17 @@ static void add_stub_variants(void)
         config *c = &cfgs[ncfg];
         memset(c, 0, sizeof *c);
         if (!stubs_generate_into(arch, &c->cc, STUBS_CODE_CACHE_CAPACITY, &c->table, &host) ||
-            !c->table.sha3_implCompressMB.fn || c->table.choice[STUB_FAMILY_SHA3].asked)
+            !c->table.entry[STUB_ID_sha3_implCompressMB].fn || c->table.choice[STUB_FAMILY_SHA3].asked)
             continue; /* the host cannot run what this setting asks for */
         bool seen = false;
         for (int k = 0; k < ncfg; k++)
-            seen |= cfgs[k].kind == 2 && strcmp(cfgs[k].name, c->table.sha3_implCompressMB.variant) == 0;
+            seen |= cfgs[k].kind == 2 && strcmp(cfgs[k].name, c->table.entry[STUB_ID_sha3_implCompressMB].variant) == 0;
         if (seen) {
             codecache_release(&c->cc);
             continue;
         }
         c->kind = 2;
-        c->name = c->table.sha3_implCompressMB.variant;
+        c->name = c->table.entry[STUB_ID_sha3_implCompressMB].variant;
         ncfg++;
     }
 }

@@ -264,13 +264,11 @@ bool stubs_generate_into(const stub_arch_ops *arch, codecache *cc, size_t capaci
     }
     if (host) {
         /* ISO C has no object-to-function pointer conversion; POSIX (dlsym) guarantees it works. */
-#define STUB_FILL(stub, family, intrinsic, ret, params)                                                      \
-    if (marks[STUB_ID_##stub])                                                                               \
-        table->stub = (stub_##stub##_entry){.fn = (stub_##stub##_fn)(uintptr_t)marks[STUB_ID_##stub]->entry, \
-                                            .name = marks[STUB_ID_##stub]->name,                             \
-                                            .variant = marks[STUB_ID_##stub]->variant};
-        STUB_DECLARATIONS(STUB_FILL)
-#undef STUB_FILL
+        for (int id = 0; id < STUB_COUNT; id++)
+            if (marks[id])
+                table->entry[id] = (stub_entry){.fn = (stub_fn)(uintptr_t)marks[id]->entry,
+                                                .name = marks[id]->name,
+                                                .variant = marks[id]->variant};
         memcpy(table->choice, choice, sizeof choice);
     }
     return true;

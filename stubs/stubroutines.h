@@ -27,25 +27,26 @@
 STUB_DECLARATIONS(STUB_FN_TYPEDEF)
 #undef STUB_FN_TYPEDEF
 
+/* Any stub's function, stored as one type: call it through its own (STUB_FN). */
+typedef void (*stub_fn)(void);
+
 /* One entry: the function, and the stub's name and variant for messages. */
-#define STUB_ENTRY_TYPEDEF(stub, family, intrinsic, ret, params) \
-    typedef struct stub_##stub##_entry {                         \
-        stub_##stub##_fn fn;                                     \
-        const char *name;    /* "sha3_implCompress" */           \
-        const char *variant; /* "gpr", "simd" */                 \
-    } stub_##stub##_entry;
-STUB_DECLARATIONS(STUB_ENTRY_TYPEDEF)
-#undef STUB_ENTRY_TYPEDEF
+typedef struct stub_entry {
+    stub_fn fn;          /* NULL: no stub runs here */
+    const char *name;    /* "sha3_implCompress" */
+    const char *variant; /* "gpr", "simd" */
+} stub_entry;
 
 typedef struct stub_routines {
-#define STUB_ENTRY_FIELD(name, family, intrinsic, ret, params) stub_##name##_entry name;
-    STUB_DECLARATIONS(STUB_ENTRY_FIELD)
-#undef STUB_ENTRY_FIELD
+    stub_entry entry[STUB_COUNT]; /* by stub_id */
     /* Per family, the variant generated and, when the flags asked for one
        the host cannot run (an emulated CPU's choice), which and why:
        stubs_note_fallback prints it. */
     stub_choice choice[STUB_FAMILY_COUNT];
 } stub_routines;
+
+/* Table t's entry for stub as a function of its own signature: STUB_FN(t, sha3_implCompress)(buf, state, 136). */
+#define STUB_FN(t, stub) ((stub_##stub##_fn)(t)->entry[STUB_ID_##stub].fn)
 
 /* Name, family and intrinsic of each stub, by stub_id. */
 typedef struct stub_desc {

@@ -566,24 +566,24 @@ static void generates_both_sha3_stubs_in_each_variant(void **state)
         }
         if (executable) {
             /* the table points at the marks, names them, and the single-block stub works */
-            assert_ptr_equal((const void *)(uintptr_t)table.sha3_implCompress.fn, cc.stubs[0].entry);
-            assert_ptr_equal((const void *)(uintptr_t)table.sha3_implCompressMB.fn, cc.stubs[1].entry);
-            assert_string_equal(table.sha3_implCompress.name, "sha3_implCompress");
-            assert_string_equal(table.sha3_implCompressMB.variant, variant);
+            assert_ptr_equal((const void *)(uintptr_t)table.entry[STUB_ID_sha3_implCompress].fn, cc.stubs[0].entry);
+            assert_ptr_equal((const void *)(uintptr_t)table.entry[STUB_ID_sha3_implCompressMB].fn, cc.stubs[1].entry);
+            assert_string_equal(table.entry[STUB_ID_sha3_implCompress].name, "sha3_implCompress");
+            assert_string_equal(table.entry[STUB_ID_sha3_implCompressMB].variant, variant);
             if (strcmp(variant, "gpr") == 0) { /* GPR runs on every CPU; SIMD needs sha3 (checkasm covers it) */
                 uint8_t block[136];
                 int64_t st[25] = {0};
                 uint64_t ref[25] = {0};
                 for (size_t k = 0; k < sizeof block; k++)
                     block[k] = (uint8_t)(k * 7 + 1);
-                table.sha3_implCompress.fn(block, st, 136);
+                STUB_FN(&table, sha3_implCompress)(block, st, 136);
                 sha3_ref_compress(ref, block, 136);
                 assert_memory_equal(st, ref, sizeof ref);
             }
         } else {
             /* what-if: generated to be printed, nothing in the table */
-            assert_null(table.sha3_implCompress.fn);
-            assert_null(table.sha3_implCompressMB.fn);
+            assert_null(table.entry[STUB_ID_sha3_implCompress].fn);
+            assert_null(table.entry[STUB_ID_sha3_implCompressMB].fn);
         }
         codecache_release(&cc);
     }
@@ -634,14 +634,14 @@ static void variant_the_host_lacks_is_never_generated(void **state)
         assert_int_equal(cc.nstubs, 2);
         for (int s = 0; s < 2; s++)
             assert_string_equal(cc.stubs[s].variant, cases[i].variant);
-        assert_string_equal(table.sha3_implCompressMB.variant, cases[i].variant);
+        assert_string_equal(table.entry[STUB_ID_sha3_implCompressMB].variant, cases[i].variant);
         if (runs) {
             uint8_t block[2 * 72];
             int64_t st[25] = {0};
             uint64_t ref[25] = {0};
             for (size_t k = 0; k < sizeof block; k++)
                 block[k] = (uint8_t)(k * 13 + 5);
-            assert_int_equal(table.sha3_implCompressMB.fn(block, st, 72, 0, 72), 144);
+            assert_int_equal(STUB_FN(&table, sha3_implCompressMB)(block, st, 72, 0, 72), 144);
             sha3_ref_compress(ref, block, 72);
             sha3_ref_compress(ref, block + 72, 72);
             assert_memory_equal(st, ref, sizeof ref);
@@ -701,8 +701,8 @@ static void generation_failure_warns_once_and_runs_interpreted(void **state)
         assert_string_equal(w + len - strlen(FAILED_WARNING_TAIL), FAILED_WARNING_TAIL);
         assert_ptr_equal(strchr(w, '\n'), w + len - 1);
         assert_false(FLAG(UseSHA3Intrinsics)); /* interpreted, and PrintFlagsFinal says so */
-        assert_null(table.sha3_implCompress.fn);
-        assert_null(table.sha3_implCompressMB.fn);
+        assert_null(table.entry[STUB_ID_sha3_implCompress].fn);
+        assert_null(table.entry[STUB_ID_sha3_implCompressMB].fn);
         assert_int_equal(cc.state, CODECACHE_UNMAPPED);
         assert_int_equal(cc.nstubs, 0);
     }

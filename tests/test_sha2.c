@@ -384,13 +384,13 @@ static int select_stubs(int argc, char **argv)
         return 1;
     const char *variant = NULL;
     if (strcmp(argv[2], "sha1_implCompress") == 0) {
-        variant = t->sha1_implCompress.fn ? t->sha1_implCompress.variant : NULL;
+        variant = t->entry[STUB_ID_sha1_implCompress].fn ? t->entry[STUB_ID_sha1_implCompress].variant : NULL;
         linked_family = STUB_FAMILY_SHA1;
     } else if (strcmp(argv[2], "sha256_implCompress") == 0) {
-        variant = t->sha256_implCompress.fn ? t->sha256_implCompress.variant : NULL;
+        variant = t->entry[STUB_ID_sha256_implCompress].fn ? t->entry[STUB_ID_sha256_implCompress].variant : NULL;
         linked_family = STUB_FAMILY_SHA256;
     } else if (strcmp(argv[2], "sha512_implCompress") == 0) {
-        variant = t->sha512_implCompress.fn ? t->sha512_implCompress.variant : NULL;
+        variant = t->entry[STUB_ID_sha512_implCompress].fn ? t->entry[STUB_ID_sha512_implCompress].variant : NULL;
         linked_family = STUB_FAMILY_SHA512;
     } else {
         fprintf(stderr, "test_sha2: unknown stub %s\n", argv[2]);

@@ -853,8 +853,8 @@ static int select_stubs(int argc, char **argv)
     const stub_routines *t = sd_start_stubs(opts, n);
     if (!t)
         return -1;
-    if (!t->sha3_implCompress.fn || !t->sha3_implCompressMB.fn ||
-        strcmp(t->sha3_implCompress.variant, argv[2]) != 0) {
+    if (!t->entry[STUB_ID_sha3_implCompress].fn || !t->entry[STUB_ID_sha3_implCompressMB].fn ||
+        strcmp(t->entry[STUB_ID_sha3_implCompress].variant, argv[2]) != 0) {
         printf("no %s SHA-3 stub runs on this host: skipped\n", argv[2]);
         return 77;
     }

@@ -188,19 +188,9 @@ static const struct family_shape {
 /* Does the table have stub? Its name and variant (for messages) into *name, *variant. */
 static int has_stub(const stub_routines *t, stub_id stub, const char **name, const char **variant)
 {
-    *name = *variant = NULL;
-    if (!t)
-        return 0;
-    switch (stub) {
-#define STUB_CASE(stub, family, intrinsic, ret, params) \
-    case STUB_ID_##stub:                                 \
-        *name = t->stub.name;                            \
-        *variant = t->stub.variant;                      \
-        return t->stub.fn != NULL;
-        STUB_DECLARATIONS(STUB_CASE)
-#undef STUB_CASE
-    default: return 0;
-    }
+    *name = t ? t->entry[stub].name : NULL;
+    *variant = t ? t->entry[stub].variant : NULL;
+    return t && t->entry[stub].fn != NULL;
 }
 
 static const char *kind_name(vm_tkind k) { return k == VM_T_LONGS ? "long[]" : k == VM_T_INTS ? "int[]" : "int"; }
@@ -393,10 +383,10 @@ int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_val
         if (ofs + bs > b->length)
             return 0;
         switch (l->family) {
-        case STUB_FAMILY_SHA3: t->sha3_implCompress.fn(bytes + ofs, VM_LONGS(st), (int32_t)bs); break;
-        case STUB_FAMILY_SHA1: t->sha1_implCompress.fn(bytes + ofs, VM_INTS(st)); break;
-        case STUB_FAMILY_SHA256: t->sha256_implCompress.fn(bytes + ofs, VM_INTS(st)); break;
-        case STUB_FAMILY_SHA512: t->sha512_implCompress.fn(bytes + ofs, VM_LONGS(st)); break;
+        case STUB_FAMILY_SHA3: STUB_FN(t, sha3_implCompress)(bytes + ofs, VM_LONGS(st), (int32_t)bs); break;
+        case STUB_FAMILY_SHA1: STUB_FN(t, sha1_implCompress)(bytes + ofs, VM_INTS(st)); break;
+        case STUB_FAMILY_SHA256: STUB_FN(t, sha256_implCompress)(bytes + ofs, VM_INTS(st)); break;
+        case STUB_FAMILY_SHA512: STUB_FN(t, sha512_implCompress)(bytes + ofs, VM_LONGS(st)); break;
         default: return 0;
         }
         result->i = 0;
@@ -417,10 +407,10 @@ int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_val
     const uint8_t *buf = bytes + ofs;
     int32_t o = (int32_t)ofs, lim = (int32_t)limit;
     switch (l->family) {
-    case STUB_FAMILY_SHA3: result->i = t->sha3_implCompressMB.fn(buf, VM_LONGS(st), (int32_t)bs, o, lim); break;
-    case STUB_FAMILY_SHA1: result->i = t->sha1_implCompressMB.fn(buf, VM_INTS(st), o, lim); break;
-    case STUB_FAMILY_SHA256: result->i = t->sha256_implCompressMB.fn(buf, VM_INTS(st), o, lim); break;
-    case STUB_FAMILY_SHA512: result->i = t->sha512_implCompressMB.fn(buf, VM_LONGS(st), o, lim); break;
+    case STUB_FAMILY_SHA3: result->i = STUB_FN(t, sha3_implCompressMB)(buf, VM_LONGS(st), (int32_t)bs, o, lim); break;
+    case STUB_FAMILY_SHA1: result->i = STUB_FN(t, sha1_implCompressMB)(buf, VM_INTS(st), o, lim); break;
+    case STUB_FAMILY_SHA256: result->i = STUB_FN(t, sha256_implCompressMB)(buf, VM_INTS(st), o, lim); break;
+    case STUB_FAMILY_SHA512: result->i = STUB_FN(t, sha512_implCompressMB)(buf, VM_LONGS(st), o, lim); break;
     default: return 0;
     }
     return 1;
