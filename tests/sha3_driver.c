@@ -6,10 +6,14 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "cpu.h"
 #include "ergonomics_hook.h"
 #include "flags.h"
 #include "testutil.h"
@@ -115,4 +119,85 @@ const stub_routines *sd_start_stubs(const char *const *opts, size_t nopts)
     if (stubs_select_cpu_and_ergonomics(stderr) != 0)
         return NULL;
     return stub_routines_table();
+}
+
+/* In the child: start the stubs with v's settings, check the family's entries are v, run. */
+static int run_variant(const stub_variant *v, int (*run)(const stub_routines *t, const stub_variant *v))
+{
+    char options[256];
+    stub_variant_options(v, options, sizeof options);
+    const char *opts[4 + STUB_MAX_SETTINGS] = {"+UnlockDiagnosticVMOptions", "-PrintWarnings"};
+    size_t n = 2;
+    for (char *tok = strtok(options, " "); tok && n < sizeof opts / sizeof opts[0]; tok = strtok(NULL, " "))
+        opts[n++] = tok + 4; /* without "-XX:" */
+    const stub_routines *t = sd_start_stubs(opts, n);
+    if (!t)
+        return 1;
+    for (int id = 0; id < STUB_COUNT; id++) {
+        const stub_entry *e = &t->entry[id];
+        if (stub_descs[id].family == v->family && (!e->fn || strcmp(e->variant, v->name) != 0)) {
+            fprintf(stderr, "%s: its settings link %s (%s), not it\n", v->name, e->fn ? e->variant : "no stub",
+                    stub_descs[id].name);
+            return 1;
+        }
+    }
+    return run(t, v);
+}
+
+int sd_run_per_variant(const char *tool, int argc, char **argv, const stub_family *families, size_t nfamilies,
+                       int (*run)(const stub_routines *t, const stub_variant *v))
+{
+    if (argc > 3 || strcmp(argv[1], "--stubs") != 0) {
+        fprintf(stderr, "usage: %s [--stubs [VARIANT]]\n", tool);
+        return 1;
+    }
+    const char *only = argc == 3 ? argv[2] : NULL;
+    const stub_arch_ops *arch = stub_arch_ops_for(cpu_host_arch());
+    cpu_info host;
+    if (!arch || !cpu_detect_host(&host)) {
+        printf("%s --stubs: no stubs for this host's architecture: skipped\n", tool);
+        return 77;
+    }
+    int ran = 0, failed = 0, listed = 0;
+    for (size_t i = 0; i < arch->nvariants; i++) {
+        const stub_variant *v = &arch->variants[i];
+        bool in = false;
+        for (size_t f = 0; f < nfamilies; f++)
+            in |= v->family == families[f];
+        if (!in || (only && strcmp(only, v->name) != 0))
+            continue;
+        listed++;
+        const char *family = stub_family_descs[v->family].display;
+        uint64_t missing = v->features & ~host.features;
+        if (missing) {
+            printf("%s --stubs: %s %s: skipped (the host lacks %s)\n", tool, family, v->name,
+                   cpu_first_feature_name(arch->arch, missing));
+            continue;
+        }
+        printf("%s --stubs: %s %s: running\n", tool, family, v->name);
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("fork");
+            return 1;
+        }
+        if (pid == 0)
+            _exit(run_variant(v, run));
+        int status;
+        while (waitpid(pid, &status, 0) < 0)
+            ;
+        bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        printf("%s --stubs: %s %s: %s\n", tool, family, v->name, ok ? "passed" : "FAILED");
+        ran++;
+        failed += !ok;
+    }
+    if (only && !listed) {
+        fprintf(stderr, "%s --stubs: no variant %s of these families on %s\n", tool, only,
+                cpu_arch_name(arch->arch));
+        return 1;
+    }
+    if (failed)
+        return 1;
+    return ran ? 0 : 77;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stub_arch.h"
 #include "stubroutines.h"
 #include "vm.h"
 
@@ -54,5 +55,19 @@ vm_obj *sd_get_instance(vm_t *vm, const vm_method *get_instance, const char *ctx
    (without "-XX:"; unknown ones, such as another architecture's, are ignored):
    the stub table, NULL after a flag or ergonomics error (on stderr). */
 const stub_routines *sd_start_stubs(const char *const *opts, size_t nopts);
+
+/*
+ * `--stubs [NAME]` of test_sha3 and test_sha2: run(t, v) once for every
+ * variant v of the families (the host architecture's variant table, so a
+ * new variant needs no new test) or only the one called NAME, each in a
+ * child process that starts the stubs with v's settings (its -XX: options,
+ * as the launcher would) and checks that both of the family's entries are v
+ * (a row whose settings do not select it fails). A variant whose features
+ * the host lacks is skipped, never passed. One line per variant on stdout;
+ * returns 0 when every variant that runs here passed, 77 when none could
+ * run, 1 on a failure or a usage error.
+ */
+int sd_run_per_variant(const char *tool, int argc, char **argv, const stub_family *families, size_t nfamilies,
+                       int (*run)(const stub_routines *t, const stub_variant *v));
 
 #endif

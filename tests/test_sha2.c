@@ -363,52 +363,27 @@ static void test_names(void **state)
     vm_free(vm);
 }
 
-/*
- * --stubs STUB VARIANT OPTION...: the stubs as the launcher generates them
- * with the -XX options; exits 77 when the table's STUB is not VARIANT here.
- */
-static int select_stubs(int argc, char **argv)
+/* --stubs: the suite with the stub variant's table linked (sd_run_per_variant), its family's algorithms */
+static int suite(void);
+
+static int with_stubs(const stub_routines *t, const stub_variant *v)
 {
-    if (argc == 1)
-        return 0;
-    if (argc < 4 || strcmp(argv[1], "--stubs") != 0 || argc > 4 + 8) {
-        fprintf(stderr, "usage: test_sha2 [--stubs STUB VARIANT OPTION...]\n");
-        return 2;
-    }
-    const char *opts[8];
-    size_t n = 0;
-    for (int i = 4; i < argc; i++)
-        opts[n++] = argv[i];
-    const stub_routines *t = sd_start_stubs(opts, n);
-    if (!t)
-        return 1;
-    const char *variant = NULL;
-    if (strcmp(argv[2], "sha1_implCompress") == 0) {
-        variant = t->entry[STUB_ID_sha1_implCompress].fn ? t->entry[STUB_ID_sha1_implCompress].variant : NULL;
-        linked_family = STUB_FAMILY_SHA1;
-    } else if (strcmp(argv[2], "sha256_implCompress") == 0) {
-        variant = t->entry[STUB_ID_sha256_implCompress].fn ? t->entry[STUB_ID_sha256_implCompress].variant : NULL;
-        linked_family = STUB_FAMILY_SHA256;
-    } else if (strcmp(argv[2], "sha512_implCompress") == 0) {
-        variant = t->entry[STUB_ID_sha512_implCompress].fn ? t->entry[STUB_ID_sha512_implCompress].variant : NULL;
-        linked_family = STUB_FAMILY_SHA512;
-    } else {
-        fprintf(stderr, "test_sha2: unknown stub %s\n", argv[2]);
-        return 2;
-    }
-    if (!variant || strcmp(variant, argv[3]) != 0) {
-        printf("no %s %s stub runs on this host: skipped\n", argv[3], argv[2]);
-        return 77;
-    }
     linked_stubs = t;
-    return 0;
+    linked_family = v->family;
+    return suite();
 }
 
 int main(int argc, char **argv)
 {
-    int sel = select_stubs(argc, argv);
-    if (sel)
-        return sel;
+    if (argc > 1) {
+        static const stub_family sha2[] = {STUB_FAMILY_SHA1, STUB_FAMILY_SHA256, STUB_FAMILY_SHA512};
+        return sd_run_per_variant("test_sha2", argc, argv, sha2, 3, with_stubs);
+    }
+    return suite();
+}
+
+static int suite(void)
+{
     /* the bytecode alone does the same on every CPU model: under QEMU it runs on max only
        (scripts/test-cross runs every model; the stub runs above are per model) */
     const char *emulated = getenv("MINIVM_EMULATED"), *model = getenv("QEMU_CPU");

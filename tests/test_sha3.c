@@ -829,44 +829,27 @@ static void test_get_instance(void **state)
 
 /* ---- the table ----------------------------------------------------------------------- */
 
-/*
- * --stubs VARIANT OPTION...: generate the stubs as the launcher does for
- * -XX:+UseSHA3Intrinsics and the -XX options given (without "-XX:", e.g.
- * "-UseSIMDForSHA3Intrinsic"; options of the other architecture are
- * ignored), and run everything with them if the variant linked is VARIANT
- * ("gpr", "simd", "gpr-nobmi", "avx512", "avx2", "avx512-lanes"). Returns 0, 77 when that variant does
- * not run on this host, -1 on a usage or flag error.
- */
-static int select_stubs(int argc, char **argv)
+/* --stubs: the whole suite with the stub variant's table linked (sd_run_per_variant) */
+static int suite(void);
+
+static int with_stubs(const stub_routines *t, const stub_variant *v)
 {
-    if (argc == 1)
-        return 0;
-    if (argc < 3 || strcmp(argv[1], "--stubs") != 0 || argc > 3 + 8) {
-        fprintf(stderr, "usage: test_sha3 [--stubs VARIANT [OPTION...]]\n");
-        return -1;
-    }
-    const char *opts[4 + 8] = {"+UnlockDiagnosticVMOptions", "+IgnoreUnrecognizedVMOptions", "+UseSHA3Intrinsics",
-                               "-PrintWarnings"};
-    size_t n = 4;
-    for (int i = 3; i < argc; i++)
-        opts[n++] = argv[i];
-    const stub_routines *t = sd_start_stubs(opts, n);
-    if (!t)
-        return -1;
-    if (!t->entry[STUB_ID_sha3_implCompress].fn || !t->entry[STUB_ID_sha3_implCompressMB].fn ||
-        strcmp(t->entry[STUB_ID_sha3_implCompress].variant, argv[2]) != 0) {
-        printf("no %s SHA-3 stub runs on this host: skipped\n", argv[2]);
-        return 77;
-    }
+    (void)v;
     linked_stubs = t;
-    return 0;
+    return suite();
 }
 
 int main(int argc, char **argv)
 {
-    int sel = select_stubs(argc, argv);
-    if (sel != 0)
-        return sel < 0 ? 1 : sel;
+    if (argc > 1) {
+        static const stub_family sha3[] = {STUB_FAMILY_SHA3};
+        return sd_run_per_variant("test_sha3", argc, argv, sha3, 1, with_stubs);
+    }
+    return suite();
+}
+
+static int suite(void)
+{
     enum { MAXT = NNIST + 1 + 3 * NALGS + 2 + 1 + 1 + NERRS + 2 };
     static struct CMUnitTest tests[MAXT];
     static char names[MAXT][96];
