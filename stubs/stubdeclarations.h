@@ -4,17 +4,28 @@
  * types, the stub ids, the generation loop and the intrinsic linking in
  * vm/intrinsics.c are all expanded from these two lists.
  *
- * A family is the stubs one intrinsic flag governs:
- *   do_family(ID, flag, "display name", "HotSpot's not-available warning")
+ * A family is the stubs one intrinsic flag governs, with what they read of
+ * the digest object (HotSpot's get_state_from_digest_object on the family's
+ * class, which library_call.cpp tests the receiver against):
+ *   do_family(ID, flag, "display name", "HotSpot's not-available warning",
+ *             "Module.Record" of the bytecode library, state words, bytes a
+ *             state word, block sizes)
+ * The block sizes are a mask of STUB_BLOCK(bytes): one for SHA-1 and SHA-2,
+ * whose stubs step by their constant; SHA-3's five rates, which its stubs
+ * take as an argument and dispatch on (STUB_SHA3_RATES).
  * A stub belongs to a family and serves one intrinsic id (vm/intrinsics.h):
  *   do_stub(name, FAMILY, intrinsic, return type, (C parameters))
  *
- * The C signature is the calling convention of every architecture's stub
- * (HotSpot's): buf is already b + ofs; for SHA-3 state is the long[25] of
- * lanes (A[x + 5y]) and block_size one of 72/104/136/144/168; for SHA-1 the
- * int[5] H0..H4, for SHA-256 the int[8] H0..H7 (SHA-224 too), for SHA-512 the
- * long[8] (SHA-384, SHA-512/224, /256 too), with blocks of 64, 64 and 128
- * bytes of big-endian words. A multi-block stub compresses
+ * The calling convention of every stub on every architecture (HotSpot's
+ * StubRoutines contract; each architecture's ABI passes these arguments in
+ * its argument registers, stubgenerator_<arch>.h): the C signature below.
+ * buf is already b + ofs; state is the family's array (SHA-3: the long[25]
+ * of lanes, A[x + 5y]; SHA-1: int[5] H0..H4; SHA-256: int[8] H0..H7, SHA-224
+ * too; SHA-512: long[8], SHA-384, SHA-512/224 and /256 too), in native words;
+ * a block is big-endian words (SHA-1, SHA-2) or little-endian lanes (SHA-3);
+ * block_size is one of the family's block sizes (anything else is a caller
+ * bug, as in HotSpot); only the low 32 bits of an int argument are read. A
+ * multi-block stub compresses
  * `do { ...; ofs += block size; } while (ofs <= limit)` and returns the
  * final ofs, exactly as DigestBase.implCompressMultiBlock0; one per family
  * serves _digestBase_implCompressMB, chosen by the receiver's record.
@@ -25,16 +36,23 @@
 #include <stdint.h>
 
 /* clang-format off */
+#define STUB_BLOCK(bytes) (UINT32_C(1) << ((bytes) / 8))
+#define STUB_SHA3_RATES (STUB_BLOCK(72) | STUB_BLOCK(104) | STUB_BLOCK(136) | STUB_BLOCK(144) | STUB_BLOCK(168))
+
 #define STUB_FAMILIES(do_family)                                                                        \
     do_family(SHA3, UseSHA3Intrinsics, "SHA-3",                                                         \
               "Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not "     \
-              "available on this CPU.")                                                                 \
+              "available on this CPU.",                                                                 \
+              "SHA3.SHA3", 25, 8, STUB_SHA3_RATES)                                                      \
     do_family(SHA1, UseSHA1Intrinsics, "SHA-1",                                                         \
-              "Intrinsics for SHA-1 crypto hash functions not available on this CPU.")                  \
+              "Intrinsics for SHA-1 crypto hash functions not available on this CPU.",                  \
+              "SHA.SHA", 5, 4, STUB_BLOCK(64))                                                          \
     do_family(SHA256, UseSHA256Intrinsics, "SHA-256",                                                   \
-              "Intrinsics for SHA-224 and SHA-256 crypto hash functions not available on this CPU.")    \
+              "Intrinsics for SHA-224 and SHA-256 crypto hash functions not available on this CPU.",    \
+              "SHA2.SHA2", 8, 4, STUB_BLOCK(64))                                                        \
     do_family(SHA512, UseSHA512Intrinsics, "SHA-512",                                                   \
-              "Intrinsics for SHA-384 and SHA-512 crypto hash functions not available on this CPU.")
+              "Intrinsics for SHA-384 and SHA-512 crypto hash functions not available on this CPU.",    \
+              "SHA5.SHA5", 8, 8, STUB_BLOCK(128))
 
 #define STUB_DECLARATIONS(do_stub)                                                                      \
     do_stub(sha3_implCompress, SHA3, _sha3_implCompress, void,                                          \
@@ -54,7 +72,7 @@
 /* clang-format on */
 
 typedef enum stub_family {
-#define STUB_FAMILY_ENUM(id, flag, display, unavailable) STUB_FAMILY_##id,
+#define STUB_FAMILY_ENUM(id, flag, display, unavailable, holder, words, word_bytes, blocks) STUB_FAMILY_##id,
     STUB_FAMILIES(STUB_FAMILY_ENUM)
 #undef STUB_FAMILY_ENUM
     STUB_FAMILY_COUNT

@@ -56,11 +56,15 @@ typedef struct stub_desc {
 } stub_desc;
 extern const stub_desc stub_descs[STUB_COUNT];
 
-/* Each family's flag, name and HotSpot's not-available warning, by stub_family. */
+/* Each family's flag, name, HotSpot's not-available warning and what its stubs read, by stub_family. */
 typedef struct stub_family_desc {
     int flag;                /* the flag_id (flags.h) that turns the family on */
     const char *display;     /* "SHA-3" */
     const char *unavailable; /* "Intrinsics for SHA3-224, ... not available on this CPU." */
+    const char *holder;      /* the bytecode library's record of the family: "SHA3.SHA3" */
+    int state_words;         /* the least length of its state array */
+    int word_bytes;          /* 8: long[] state, 4: int[] */
+    uint32_t block_sizes;    /* STUB_BLOCK mask */
 } stub_family_desc;
 extern const stub_family_desc stub_family_descs[STUB_FAMILY_COUNT];
 

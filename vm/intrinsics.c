@@ -28,9 +28,6 @@ static const intrinsic_desc intrinsic_descs[VM_INTRINSIC_COUNT] = {
 _Static_assert(VM_INTRINSIC_COUNT - 1 + STUB_FAMILY_COUNT <= VM_MAX_INTRINSIC_LINKS,
                "vm_t.intrinsics holds one link per id and one per family for the multi-block id");
 
-/* The SHA-3 stubs know exactly these rates (HotSpot's stubGenerator sha3 block-size dispatch). */
-static int sha3_block_size_ok(int64_t bs) { return bs == 72 || bs == 104 || bs == 136 || bs == 144 || bs == 168; }
-
 const char *vm_intrinsic_name(vm_intrinsic_id id)
 {
     return (unsigned)id < VM_INTRINSIC_COUNT ? intrinsic_descs[id].name : "(unknown intrinsic)";
@@ -165,25 +162,28 @@ static const struct {
 };
 #define NID_STUBS (sizeof id_stubs / sizeof id_stubs[0])
 
-/*
- * What each family's stubs read of the digest object: HotSpot's
- * get_state_from_digest_object on the family's class (library_call.cpp
- * checks instanceof sun/security/provider/SHA, SHA2, SHA5, SHA3 for the
- * multi-block intrinsic). block_size 0: the blockSize field is an argument
- * (SHA-3's rates); otherwise the field must hold it (the bytecode's loop
- * steps by it, the stub by its constant).
- */
-static const struct family_shape {
-    const char *holder;     /* the family's record */
-    vm_tkind state_kind;    /* the state field's */
-    int32_t state_len;      /* its least length */
-    int32_t block_size;
-} family_shapes[STUB_FAMILY_COUNT] = {
-    [STUB_FAMILY_SHA3] = {"SHA3.SHA3", VM_T_LONGS, 25, 0},
-    [STUB_FAMILY_SHA1] = {"SHA.SHA", VM_T_INTS, 5, 64},
-    [STUB_FAMILY_SHA256] = {"SHA2.SHA2", VM_T_INTS, 8, 64},
-    [STUB_FAMILY_SHA512] = {"SHA5.SHA5", VM_T_LONGS, 8, 128},
+/* What each family's stubs read of the digest object, from the family list (stubs/stubdeclarations.h:
+   HotSpot's get_state_from_digest_object on the family's class): its record in the library, the least
+   length and the word size of its state array, its block sizes. */
+static const struct family_facts {
+    const char *holder;
+    int32_t state_words, word_bytes;
+    uint32_t block_sizes;
+} families[STUB_FAMILY_COUNT] = {
+#define FAMILY_FACTS(id, flag, display, unavailable, holder, words, word_bytes, blocks) \
+    [STUB_FAMILY_##id] = {holder, words, word_bytes, blocks},
+    STUB_FAMILIES(FAMILY_FACTS)
+#undef FAMILY_FACTS
 };
+
+/* The state array's kind of family f's stubs. */
+static vm_tkind state_kind(stub_family f) { return families[f].word_bytes == 8 ? VM_T_LONGS : VM_T_INTS; }
+
+/* Is bs one of family f's block sizes? */
+static bool block_size_ok(stub_family f, int64_t bs)
+{
+    return bs > 0 && bs % 8 == 0 && bs / 8 < 32 && (families[f].block_sizes & STUB_BLOCK(bs));
+}
 
 /* Does the table have stub? Its name and variant (for messages) into *name, *variant. */
 static int has_stub(const stub_routines *t, stub_id stub, const char **name, const char **variant)
@@ -200,12 +200,11 @@ static int link_fields(const vm_program *p, uint16_t rec, stub_family family, vm
                        size_t whylen)
 {
     const vm_record *r = &p->records[rec];
-    const struct family_shape *fs = &family_shapes[family];
-    int f_state = find_field(r, "state", fs->state_kind);
+    int f_state = find_field(r, "state", state_kind(family));
     int f_bs = find_field(r, "blockSize", VM_T_INT);
     if (f_state < 0 || f_bs < 0) {
         snprintf(why, whylen, "record shape mismatch: %s has no %s field %s", r->qname,
-                 kind_name(f_state < 0 ? fs->state_kind : VM_T_INT), f_state < 0 ? "state" : "blockSize");
+                 kind_name(f_state < 0 ? state_kind(family) : VM_T_INT), f_state < 0 ? "state" : "blockSize");
         return 0;
     }
     l->rec = rec;
@@ -232,6 +231,17 @@ static void add_stub_text(char *buf, size_t len, size_t *n, const char *name, co
                                variant ? " (" : "", variant ? variant : "", variant ? ")" : "");
 }
 
+/* Why a candidate did not link (the PrintIntrinsics line says it). */
+typedef enum link_failure {
+    LINK_OK,
+    LINK_PROGRAM_MODULE, /* not the built-in library's */
+    LINK_NO_ID,          /* no id has its name, or its kinds */
+    LINK_DISABLED,       /* DisableIntrinsic */
+    LINK_NO_STUB,        /* the stub table has no entry */
+    LINK_SHAPE,          /* the record lacks what the stub reads (the text says which) */
+    LINK_NO_RECORD,      /* the multi-block id: stubs, but none of their families' records in the program */
+} link_failure;
+
 /*
  * One candidate: append its links to vm->intrinsics and return how many
  * (the stubs they run in stubs); 0 with why not in why. The order is
@@ -243,50 +253,41 @@ static int link_one(vm_t *vm, const vm_method *m, vm_intrinsic_id *idp, char *wh
                     size_t stubslen)
 {
     const vm_program *p = vm->prog;
-    *idp = VM_INTRINSIC_NONE;
-    if (!m->module->builtin) {
-        /* HotSpot intrinsifies only classes of the boot loader: here, the library embedded in the binary */
-        snprintf(why, whylen, "%s is the program's module (%s), not the built-in library's: only the library's "
-                 "candidates are intrinsified", m->module->name, m->module->path);
-        return 0;
-    }
-    vm_intrinsic_id id = id_by_name(m);
-    *idp = id;
-    if (id == VM_INTRINSIC_NONE) {
-        snprintf(why, whylen, "no compiler intrinsic is defined for the method");
-        return 0;
-    }
+    vm_intrinsic_id id = m->module->builtin ? id_by_name(m) : VM_INTRINSIC_NONE;
     const intrinsic_desc *d = &intrinsic_descs[id];
-    if (!signature_matches(m, d)) {
-        *idp = VM_INTRINSIC_NONE;
-        char sig[96];
-        snprintf(why, whylen, "no compiler intrinsic is defined for the method (%s is %s%s)", d->name, d->qname,
-                 format_signature(d, sig, sizeof sig));
-        return 0;
-    }
-    if (vm_intrinsic_in_list(vm->opt.disable_intrinsic, id)) {
-        snprintf(why, whylen, "disabled by DisableIntrinsic");
-        return 0;
-    }
-    int nlinks = 0, nstubs = 0;
+    link_failure failure = LINK_OK;
+    char shape[192] = "";
+    int nlinks = 0;
     size_t sn = 0;
-    snprintf(why, whylen, "no stub on this CPU with these flags");
-    for (size_t k = 0; k < NID_STUBS; k++) {
+    if (!m->module->builtin)
+        failure = LINK_PROGRAM_MODULE; /* HotSpot intrinsifies only classes of the boot loader */
+    else if (id == VM_INTRINSIC_NONE || !signature_matches(m, d))
+        failure = LINK_NO_ID;
+    else if (vm_intrinsic_in_list(vm->opt.disable_intrinsic, id))
+        failure = LINK_DISABLED;
+    else
+        failure = LINK_NO_STUB;
+    for (size_t k = 0; failure == LINK_NO_STUB || failure == LINK_NO_RECORD || failure == LINK_SHAPE; k++) {
         const char *name, *variant;
+        if (k == NID_STUBS || vm->nintrinsics == VM_MAX_INTRINSIC_LINKS)
+            break; /* the second: unreachable, qualified names are unique, one link per id and family */
         if (id_stubs[k].id != id || !has_stub(vm->opt.stubs, id_stubs[k].stub, &name, &variant))
             continue;
-        nstubs++;
+        if (failure == LINK_NO_STUB) /* a stub: what is missing now is its record, or the record's shape */
+            failure = id == VM_INTRINSIC_digestBase_implCompressMB ? LINK_NO_RECORD : LINK_SHAPE;
         stub_family family = id_stubs[k].family;
         int rec = m->regtypes[0].rec;
         if (id == VM_INTRINSIC_digestBase_implCompressMB) {
-            /* the family's record, when the program has it (a program without SHA5 links no SHA-512 stub) */
-            rec = find_library_record(p, family_shapes[family].holder);
+            /* the family's library record, when the program has it (no SHA5: no SHA-512 stub) */
+            rec = find_library_record(p, families[family].holder);
             if (rec < 0 || !vm_record_is_a(p->records, (uint16_t)rec, m->regtypes[0].rec))
                 continue;
         }
         vm_intrinsic_link l = {.m = m, .id = (uint16_t)id};
-        if (!link_fields(p, (uint16_t)rec, family, &l, why, whylen))
+        if (!link_fields(p, (uint16_t)rec, family, &l, shape, sizeof shape)) {
+            failure = LINK_SHAPE;
             continue;
+        }
         if (id == VM_INTRINSIC_digestBase_implCompressMB) {
             const vm_record *r = &p->records[rec];
             for (uint16_t s = 0; s < r->nvirtual; s++)
@@ -295,15 +296,34 @@ static int link_one(vm_t *vm, const vm_method *m, vm_intrinsic_id *idp, char *wh
                     l.compress_slot = s;
                 }
         }
-        if (vm->nintrinsics == VM_MAX_INTRINSIC_LINKS)
-            break; /* unreachable: qualified names are unique, one link per id and family */
         vm->intrinsics[vm->nintrinsics++] = l;
         add_stub_text(stubs, stubslen, &sn, name, variant);
         nlinks++;
     }
-    if (nstubs && !nlinks && id == VM_INTRINSIC_digestBase_implCompressMB && strncmp(why, "record", 6) != 0)
-        snprintf(why, whylen, "no digest record for its stubs in the program");
-    return nlinks;
+    *idp = failure == LINK_PROGRAM_MODULE || failure == LINK_NO_ID ? VM_INTRINSIC_NONE : id;
+    if (nlinks)
+        return nlinks;
+    switch (failure) {
+    case LINK_PROGRAM_MODULE:
+        snprintf(why, whylen, "%s is the program's module (%s), not the built-in library's: only the library's "
+                 "candidates are intrinsified", m->module->name, m->module->path);
+        break;
+    case LINK_NO_ID:
+        if (id == VM_INTRINSIC_NONE) {
+            snprintf(why, whylen, "no compiler intrinsic is defined for the method");
+        } else {
+            char sig[96];
+            snprintf(why, whylen, "no compiler intrinsic is defined for the method (%s is %s%s)", d->name,
+                     d->qname, format_signature(d, sig, sizeof sig));
+        }
+        break;
+    case LINK_DISABLED: snprintf(why, whylen, "disabled by DisableIntrinsic"); break;
+    case LINK_NO_STUB: snprintf(why, whylen, "no stub on this CPU with these flags"); break;
+    case LINK_SHAPE: snprintf(why, whylen, "%s", shape); break;
+    case LINK_NO_RECORD: snprintf(why, whylen, "no digest record for its stubs in the program"); break;
+    case LINK_OK: break;
+    }
+    return 0;
 }
 
 /* "SHA3::implCompress0": HotSpot's print_short_name, holder::name */
@@ -364,17 +384,15 @@ int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_val
     const vm_intrinsic_link *l = find_link(vm, m, self);
     if (!l)
         return 0;
-    const struct family_shape *fs = &family_shapes[l->family];
+    const stub_family family = (stub_family)l->family;
     const vm_value *fields = (const vm_value *)(const void *)self->data;
     vm_obj *st = fields[l->f_state].ref;
     int64_t bs = fields[l->f_block_size].i;
     const vm_obj *b = args[1].ref;
     int64_t ofs = args[2].i;
     /* registers of kind int hold Java ints only by convention: the bytecode is exact for any value */
-    if (!st || st->kind != fs->state_kind || st->length < fs->state_len || !b || b->kind != VM_T_BYTES || ofs < 0 ||
-        ofs > INT32_MAX)
-        return 0;
-    if (fs->block_size ? bs != fs->block_size : !sha3_block_size_ok(bs))
+    if (!st || st->kind != state_kind(family) || st->length < families[family].state_words || !b ||
+        b->kind != VM_T_BYTES || ofs < 0 || ofs > INT32_MAX || !block_size_ok(family, bs))
         return 0;
     const uint8_t *bytes = (const uint8_t *)b->data;
     const stub_routines *t = vm->opt.stubs;
