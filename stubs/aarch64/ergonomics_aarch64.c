@@ -11,7 +11,9 @@
 
 #include "cpu_aarch64.h"
 #include "ergonomics_aarch64.h"
+#include "ergonomics.h"
 #include "flags.h"
+#include "stubroutines.h"
 
 #define ANY_IMPLEMENTER 0xffffffffu
 
@@ -87,29 +89,9 @@ void a64_sha_ergonomics(const cpu_info *cpu)
     if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic))
         FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, policy->simd_declared);
 
-    if (sha1 || sha256 || sha3 || sha512) {
-        if (FLAG_IS_DEFAULT(UseSHA))
-            FLAG_SET_DEFAULT(UseSHA, true);
-    } else if (FLAG(UseSHA)) {
-        vm_warning("SHA instructions are not available on this CPU");
-        FLAG_SET_DEFAULT(UseSHA, false);
-    }
-
-    if (FLAG(UseSHA) && sha1) {
-        if (FLAG_IS_DEFAULT(UseSHA1Intrinsics))
-            FLAG_SET_DEFAULT(UseSHA1Intrinsics, true);
-    } else if (FLAG(UseSHA1Intrinsics)) {
-        vm_warning("Intrinsics for SHA-1 crypto hash functions not available on this CPU.");
-        FLAG_SET_DEFAULT(UseSHA1Intrinsics, false);
-    }
-
-    if (FLAG(UseSHA) && sha256) {
-        if (FLAG_IS_DEFAULT(UseSHA256Intrinsics))
-            FLAG_SET_DEFAULT(UseSHA256Intrinsics, true);
-    } else if (FLAG(UseSHA256Intrinsics)) {
-        vm_warning("Intrinsics for SHA-224 and SHA-256 crypto hash functions not available on this CPU.");
-        FLAG_SET_DEFAULT(UseSHA256Intrinsics, false);
-    }
+    ergo_flag(FLAG_ID_UseSHA, sha1 || sha256 || sha3 || sha512, "SHA instructions are not available on this CPU");
+    ergo_family(STUB_FAMILY_SHA1, FLAG(UseSHA) && sha1);
+    ergo_family(STUB_FAMILY_SHA256, FLAG(UseSHA) && sha256);
 
     if (FLAG(UseSHA) && sha3) {
         if (row->use_sha3_intrinsics && FLAG_IS_DEFAULT(UseSHA3Intrinsics))
@@ -118,18 +100,11 @@ void a64_sha_ergonomics(const cpu_info *cpu)
             FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, row->use_simd);
     } else if (FLAG(UseSHA3Intrinsics) && FLAG(UseSIMDForSHA3Intrinsic)) {
         /* without sha3 only the GPR stub can serve: -XX:-UseSIMDForSHA3Intrinsic */
-        vm_warning("Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not available "
-                   "on this CPU.");
+        vm_warning("%s", stub_family_descs[STUB_FAMILY_SHA3].unavailable);
         FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
     }
 
-    if (FLAG(UseSHA) && sha512) {
-        if (FLAG_IS_DEFAULT(UseSHA512Intrinsics))
-            FLAG_SET_DEFAULT(UseSHA512Intrinsics, true);
-    } else if (FLAG(UseSHA512Intrinsics)) {
-        vm_warning("Intrinsics for SHA-384 and SHA-512 crypto hash functions not available on this CPU.");
-        FLAG_SET_DEFAULT(UseSHA512Intrinsics, false);
-    }
+    ergo_family(STUB_FAMILY_SHA512, FLAG(UseSHA) && sha512);
 
     if (!(FLAG(UseSHA1Intrinsics) || FLAG(UseSHA256Intrinsics) || FLAG(UseSHA3Intrinsics) ||
           FLAG(UseSHA512Intrinsics)))

@@ -22,8 +22,10 @@
 #include <string.h>
 
 #include "cpu_x86_64.h"
+#include "ergonomics.h"
 #include "ergonomics_x86_64.h"
 #include "flags.h"
+#include "stubroutines.h"
 
 /* ---- SHA-3: minivm's table ------------------------------------------------------------------- */
 
@@ -72,8 +74,7 @@ static bool intel_ecore_xeon(const cpu_info *cpu)
            (cpu->x86_64.model == 0xaf || cpu->x86_64.model == 0xdd);
 }
 
-#define SHA3_UNAVAILABLE \
-    "Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not available on this CPU."
+#define SHA3_UNAVAILABLE (stub_family_descs[STUB_FAMILY_SHA3].unavailable)
 
 /*
  * minivm's vector SHA-3 stubs need AVX2 at least (UseAVX 3: AVX-512, 2: AVX2).
@@ -89,7 +90,7 @@ static void sha3_vector_width(const cpu_info *cpu)
     if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic)) {
         FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, false);
     } else {
-        vm_warning(SHA3_UNAVAILABLE);
+        vm_warning("%s", SHA3_UNAVAILABLE);
         FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
     }
 }
@@ -102,13 +103,7 @@ static void sha3_ergonomics(const cpu_info *cpu, bool user_width)
     const char *policy = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
 
     if (strcmp(policy, "JDK24") == 0) {
-        if (bw) {
-            if (FLAG_IS_DEFAULT(UseSHA3Intrinsics))
-                FLAG_SET_DEFAULT(UseSHA3Intrinsics, true);
-        } else if (FLAG(UseSHA3Intrinsics)) {
-            vm_warning(SHA3_UNAVAILABLE);
-            FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
-        }
+        ergo_family(STUB_FAMILY_SHA3, bw);
         /* JDK 24/25's only stub is the row design */
         if (FLAG_IS_DEFAULT(SHA3AVX512Design))
             FLAG_SET_DEFAULT(SHA3AVX512Design, "rows");
@@ -116,15 +111,8 @@ static void sha3_ergonomics(const cpu_info *cpu, bool user_width)
         return; /* UseSIMDForSHA3Intrinsic keeps its declared true: HotSpot's only stub is AVX-512 */
     }
     if (strcmp(policy, "JDK-8384353") == 0) {
-        if (FLAG(UseSHA) && ((bw && vl) || intel_ecore_xeon(cpu))) {
-            if (FLAG_IS_DEFAULT(UseSHA3Intrinsics))
-                FLAG_SET_DEFAULT(UseSHA3Intrinsics, true);
-        } else if (!FLAG_IS_DEFAULT(UseSHA3Intrinsics) && FLAG(UseSHA3Intrinsics)) {
-            vm_warning(SHA3_UNAVAILABLE);
-            FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
-        } else {
-            FLAG_SET_DEFAULT(UseSHA3Intrinsics, false);
-        }
+        /* the flag is still false unless the user set it: the warning only then, as JDK-8384353 says */
+        ergo_family(STUB_FAMILY_SHA3, FLAG(UseSHA) && ((bw && vl) || intel_ecore_xeon(cpu)));
         sha3_vector_width(cpu);
         return;
     }
@@ -169,56 +157,19 @@ void x64_sha_ergonomics(const cpu_info *cpu)
        UseAVX < 2, ...): every rule below sees the CPU as UseAVX leaves it */
     avx = avx && FLAG(UseAVX) >= 1;
     avx2 = avx2 && FLAG(UseAVX) >= 2;
-    if (bmi1 && avx) {
-        if (FLAG_IS_DEFAULT(UseBMI1Instructions))
-            FLAG_SET_DEFAULT(UseBMI1Instructions, true);
-    } else if (FLAG(UseBMI1Instructions)) {
-        vm_warning("BMI1 instructions are not available on this CPU (AVX is also required)");
-        FLAG_SET_DEFAULT(UseBMI1Instructions, false);
-    }
-    if (bmi2 && avx) {
-        if (FLAG_IS_DEFAULT(UseBMI2Instructions))
-            FLAG_SET_DEFAULT(UseBMI2Instructions, true);
-    } else if (FLAG(UseBMI2Instructions)) {
-        vm_warning("BMI2 instructions are not available on this CPU (AVX is also required)");
-        FLAG_SET_DEFAULT(UseBMI2Instructions, false);
-    }
+    ergo_flag(FLAG_ID_UseBMI1Instructions, bmi1 && avx,
+              "BMI1 instructions are not available on this CPU (AVX is also required)");
+    ergo_flag(FLAG_ID_UseBMI2Instructions, bmi2 && avx,
+              "BMI2 instructions are not available on this CPU (AVX is also required)");
     if (FLAG_IS_DEFAULT(UseFPUForSpilling))
         FLAG_SET_DEFAULT(UseFPUForSpilling, true);
 
-    if (sha || (avx2 && bmi2)) {
-        if (FLAG_IS_DEFAULT(UseSHA))
-            FLAG_SET_DEFAULT(UseSHA, true);
-    } else if (FLAG(UseSHA)) {
-        vm_warning("SHA instructions are not available on this CPU");
-        FLAG_SET_DEFAULT(UseSHA, false);
-    }
-
-    if (FLAG(UseSHA) && sha) {
-        if (FLAG_IS_DEFAULT(UseSHA1Intrinsics))
-            FLAG_SET_DEFAULT(UseSHA1Intrinsics, true);
-    } else if (FLAG(UseSHA1Intrinsics)) {
-        vm_warning("Intrinsics for SHA-1 crypto hash functions not available on this CPU.");
-        FLAG_SET_DEFAULT(UseSHA1Intrinsics, false);
-    }
-
+    ergo_flag(FLAG_ID_UseSHA, sha || (avx2 && bmi2), "SHA instructions are not available on this CPU");
+    ergo_family(STUB_FAMILY_SHA1, FLAG(UseSHA) && sha);
     /* HotSpot: sha || (avx2 && bmi2), its sha256_AVX2 stub serving CPUs without SHA-NI. minivm has
        the SHA-NI stub only, so the flag stays honest: SHA-NI or false (docs/flags.md) */
-    if (FLAG(UseSHA) && sha) {
-        if (FLAG_IS_DEFAULT(UseSHA256Intrinsics))
-            FLAG_SET_DEFAULT(UseSHA256Intrinsics, true);
-    } else if (FLAG(UseSHA256Intrinsics)) {
-        vm_warning("Intrinsics for SHA-224 and SHA-256 crypto hash functions not available on this CPU.");
-        FLAG_SET_DEFAULT(UseSHA256Intrinsics, false);
-    }
-
-    if (FLAG(UseSHA) && avx2 && bmi2) {
-        if (FLAG_IS_DEFAULT(UseSHA512Intrinsics))
-            FLAG_SET_DEFAULT(UseSHA512Intrinsics, true);
-    } else if (FLAG(UseSHA512Intrinsics)) {
-        vm_warning("Intrinsics for SHA-384 and SHA-512 crypto hash functions not available on this CPU.");
-        FLAG_SET_DEFAULT(UseSHA512Intrinsics, false);
-    }
+    ergo_family(STUB_FAMILY_SHA256, FLAG(UseSHA) && sha);
+    ergo_family(STUB_FAMILY_SHA512, FLAG(UseSHA) && avx2 && bmi2);
 
     /* HotSpot's SHA-3 rule sits before the UseSHA clean-up and ignores UseSHA (JDK 24/25) */
     sha3_ergonomics(cpu, user_width);
