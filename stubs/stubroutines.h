@@ -75,7 +75,7 @@ void stub_family_flag_off(stub_family f);
 /* The table (all NULL until stubs_generate() ran). */
 const stub_routines *stub_routines_table(void);
 
-/* ---- start-up (stubs/ergonomics_hook.c) and tests: stubs/stubroutines.c ---------------------- */
+/* ---- start-up (stubs/stubs_startup.c) and tests: stubs/stubroutines.c ---------------------- */
 
 /* The VM's code cache: 64 KiB, many times what the stubs take. */
 #define STUBS_CODE_CACHE_CAPACITY ((size_t)64 * 1024)

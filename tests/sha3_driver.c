@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "cpu.h"
-#include "ergonomics_hook.h"
+#include "stubs_startup.h"
 #include "flags.h"
 #include "testutil.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "arguments.h"
-#include "ergonomics_hook.h"
+#include "stubs_startup.h"
 #include "flags.h"
 #include "intrinsics.h"
 #include "stubroutines.h"

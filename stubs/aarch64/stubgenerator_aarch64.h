@@ -8,10 +8,10 @@
  * host, so every stub can be generated, printed and checked against llvm-mc
  * on x86-64; only executing the words needs AArch64.
  *
- * Both variants take HotSpot's arguments (stubroutines.h):
- *   c_rarg0 buf, c_rarg1 state, c_rarg2 block_size [, c_rarg3 ofs, c_rarg4 limit]
- * and dispatch on block_size inside (72/104/136/144/168; anything else is a
- * caller bug, as in HotSpot).
+ * The calling convention is stubdeclarations.h's; under AAPCS64 the SHA-3
+ * stubs take c_rarg0 buf, c_rarg1 state, c_rarg2 block_size [, c_rarg3 ofs,
+ * c_rarg4 limit], the SHA-1/SHA-2 stubs c_rarg0 buf, c_rarg1 state [, c_rarg2
+ * ofs, c_rarg3 limit], returning in w0.
  *
  *   SIMD (JDK-8252204): lanes in the low 64 bits of v0..v24, FEAT_SHA3
  *        eor3/rax1/xar/bcax; saves d8..d15. Needs a CPU with sha3.
@@ -61,13 +61,7 @@ int a64_sha3_round_insns(const a64_sha3_config *cfg);
 /*
  * SHA-1, SHA-256 and SHA-512 on the cryptographic extension (HotSpot's
  * generate_sha1/sha256/sha512_implCompress), one generator each for both
- * entries (HotSpot's StubRoutines contract, AAPCS64):
- *   void    shaX_implCompress(const uint8_t *buf, int32_t or int64_t *state)
- *   int32_t shaX_implCompressMB(const uint8_t *buf, ... *state, int32_t ofs, int32_t limit)
- * buf holds one block of big-endian words (64 bytes; SHA-512: 128), state the
- * digest's native-endian words H0.. (int[5], int[8], long[8]). The
- * multi-block entry compresses `do { buf += BS; ofs += BS; } while (ofs <=
- * limit)` (signed, low 32 bits of ofs and limit) and returns ofs.
+ * entries (stubdeclarations.h's contract).
  *
  * Features each stub executes beyond the base ISA (AdvSIMD), as cpu_aarch64.h
  * names them: SHA-1 A64_CPU_SHA1 (HWCAP_SHA1, FEAT_SHA1), SHA-256 A64_CPU_SHA2

@@ -7,13 +7,11 @@
  * host, so every stub can be generated, printed and checked against llvm-mc
  * anywhere; only executing the bytes needs x86-64 (and the variant's ISA).
  *
- * Every SHA-3 variant takes HotSpot's arguments (stubdeclarations.h):
- *   rdi buf, rsi state, edx block_size [, ecx ofs, r8d limit]   (System V)
- * reads only the low 32 bits of the int arguments, dispatches on block_size
- * inside (72/104/136/144/168; anything else is a caller bug, as in HotSpot),
- * and returns ofs (multi-block) or 0 in eax. Callee-saved rbx, rbp, r12..r15
- * are preserved; the direction flag is untouched; a variant that uses
- * vector registers ends with vzeroupper.
+ * The calling convention is stubdeclarations.h's; under System V the SHA-3
+ * stubs take rdi buf, rsi state, edx block_size [, ecx ofs, r8d limit] and
+ * the SHA-1/SHA-2 stubs rdi buf, rsi state [, edx ofs, ecx limit], returning
+ * in eax. Every stub preserves rbx, rbp, r12..r15 and the direction flag; one
+ * that uses ymm or zmm registers ends with vzeroupper.
  *
  *   GPR     (minivm's): Keccak-f[1600] in general registers with the state in
  *           memory, rounds alternating between the caller's state and a
@@ -72,14 +70,9 @@ void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg);
 
 /*
  * The SHA-1, SHA-256 and SHA-512 stubs (stubgenerator_x86_64_sha.c; HotSpot's
- * fast_sha1, fast_sha256 and sha512_AVX2): rdi buf, rsi state [, edx ofs,
- * ecx limit] (System V). The single-block entry (sha*_implCompress) compresses
- * one block and returns 0; the multi-block entry (sha*_implCompressMB)
- *   do { compress(buf); buf += BS; ofs += BS; } while (ofs <= limit); return ofs;
- * (BS 64 or 128; the low 32 bits of ofs and limit, compared signed). The state
- * is int[5], int[8] or long[8] (H0 first, native words), the block big-endian
- * words (FIPS 180-4). rbx, rbp, r12..r15 and the direction flag are preserved;
- * nothing is read past the last block nor written outside the state.
+ * fast_sha1, fast_sha256 and sha512_AVX2), single-block (sha*_implCompress)
+ * or multi-block (sha*_implCompressMB) entry. Nothing is read past the last
+ * block nor written outside the state.
  *   SHA-1, SHA-256  SHA-NI with SSSE3 and SSE4.1 (legacy SSE, xmm only, no
  *                   vzeroupper needed); no stack
  *   SHA-512         AVX2 and BMI2 (VEX.128 schedule, rorx rounds); ends with

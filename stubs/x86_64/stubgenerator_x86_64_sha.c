@@ -288,8 +288,8 @@ void x64_emit_sha256_block(x64_asm *as) { sha256_block(as); }
  * its own; then rounds 64..79 without a schedule; then the state added in memory.
  * A round is 25 instructions and a pair's schedule 23, so a block runs about 36 a
  * round, which the integer and vector ports (shared on Intel cores) bound. Four words
- * a step in ymm (HotSpot's layout, sigma1 in two halves; about 9 instructions a round
- * instead of 11.5) measured some 5 % slower on Emerald Rapids, so the pairs stay.
+ * a step in ymm (HotSpot's layout, sigma1 in two halves) take fewer instructions but
+ * ran slower (docs/stubs.md, the SHA-512 design), so the pairs stay.
  * GPRs: a..h rax rbx rcx rdx r8 r9 r10 r11 (rounds 0, 8, ...), r12 r13 temporaries
  * (free between rounds), r14 r15 a ^ b / b ^ c, rsi the round constants of the trip,
  * rdi buf. xmm0..xmm7 X, xmm8 the byte-swap mask, xmm9..xmm13 the schedule's

@@ -1,11 +1,11 @@
 /*
- * stubs/ergonomics_hook.c — the launcher's calls into stubs/ while the VM
- * starts (see ergonomics_hook.h): the target architecture, CPU selection
+ * stubs/stubs_startup.c — the launcher's calls into stubs/ while the VM
+ * starts (see stubs_startup.h): the target architecture, CPU selection
  * (detected, -XX:EmulateCPU, -XX:CPUInfoFile), -XX:+PrintCPUFeatures, the
  * per-architecture ergonomics (stubs/<arch>/ergonomics_<arch>.c), and then
  * the stubs the final flags ask for (stubroutines.c).
  */
-#include "ergonomics_hook.h"
+#include "stubs_startup.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * stubs/ergonomics_hook.h — the launcher's two calls into stubs/ while the VM
+ * stubs/stubs_startup.h — the launcher's two calls into stubs/ while the VM
  * starts (vm/main.c):
  *
  *   1. stubs_target_arch(): before the -XX options are judged, which
@@ -16,8 +16,8 @@
  * CPU of another architecture than the host's was emulated, its flags and
  * ergonomics apply, but no stub of that architecture runs here.
  */
-#ifndef MINIVM_STUBS_ERGONOMICS_HOOK_H
-#define MINIVM_STUBS_ERGONOMICS_HOOK_H
+#ifndef MINIVM_STUBS_STARTUP_H
+#define MINIVM_STUBS_STARTUP_H
 
 #include <stdio.h>
 
