@@ -1,6 +1,6 @@
 /*
  * tests/test_sha2_stubs.c — checkasm for the AArch64 SHA-1, SHA-256 and
- * SHA-512 stubs (stubs/aarch64/stubgenerator_aarch64_sha.c): both entries of
+ * SHA-512 stubs (stubs/aarch64/stubgenerator_aarch64_sha1.c, _sha2.c): both entries of
  * each, one cmocka test per stub and behaviour.
  *
  * On every host: each stub generates without a refused instruction into a

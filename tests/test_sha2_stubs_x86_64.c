@@ -1,6 +1,6 @@
 /*
  * tests/test_sha2_stubs_x86_64.c — checkasm for the x86-64 SHA-1, SHA-256 and
- * SHA-512 stubs (stubs/x86_64/stubgenerator_x86_64_sha.c): both entries of
+ * SHA-512 stubs (stubs/x86_64/stubgenerator_x86_64_sha1.c, _sha2.c): both entries of
  * each, one cmocka test per configuration.
  *
  * On every host: each configuration generates without a refused instruction,

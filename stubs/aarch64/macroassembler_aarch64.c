@@ -116,3 +116,28 @@ void a64m_pop_d(a64_asm *as, int n)
         a64_ldpd(as, (a64_vreg)(A64_V8 + k), (a64_vreg)(A64_V9 + k), A64_SP, 8 * k);
     a64_ldpd_post(as, A64_V8, A64_V9, A64_SP, 8 * n);
 }
+
+void a64m_load_block_be(a64_asm *as, a64_reg buf, a64_vreg first, int nregs, bool words64, bool advance)
+{
+    const a64_arrangement t = words64 ? A64_T2D : A64_T4S;
+    for (int r = 0; r < nregs; r += 4) {
+        if (advance || r + 4 < nregs)
+            a64_ld1_post(as, 4, a64m_vreg_plus(first, r), t, buf, 64);
+        else
+            a64_ld1(as, 4, a64m_vreg_plus(first, r), t, buf);
+    }
+    for (int r = 0; r < nregs; r++) {
+        if (words64)
+            a64_rev64(as, A64_T16B, a64m_vreg_plus(first, r), a64m_vreg_plus(first, r));
+        else
+            a64_rev32(as, A64_T16B, a64m_vreg_plus(first, r), a64m_vreg_plus(first, r));
+    }
+}
+
+void a64m_next_block(a64_asm *as, a64_reg ofs, a64_reg limit, int block_bytes, a64_label *next_block)
+{
+    a64_add_imm(as, A64_W32, ofs, ofs, block_bytes, 0);
+    a64_cmp_reg(as, A64_W32, ofs, limit, A64_LSL, 0);
+    a64_b_cond(as, A64_LE, next_block);
+    a64_mov_reg(as, A64_W32, A64_R0, ofs);
+}

@@ -17,12 +17,16 @@
  *                                                       ldp fp, lr, [sp], #16
  *   a64m_push_d / a64m_pop_d   d8..d(8+n-1) below sp    stp d8, d9, [sp, #-8n]!; stp d10, d11, [sp, #16] ...
  *                                                       ... ldp d8, d9, [sp], #8n
+ *   a64m_load_block_be         a SHA-1/SHA-2 block into v registers, its big-endian words native
+ *   a64m_next_block            the multi-block loop's tail (stubdeclarations.h's contract)
  *
  * Operands may alias the destination: each pseudo-instruction orders its
  * instructions so that no source is overwritten before it is read.
  */
 #ifndef MINIVM_MACROASSEMBLER_AARCH64_H
 #define MINIVM_MACROASSEMBLER_AARCH64_H
+
+#include <stdbool.h>
 
 #include "assembler_aarch64.h"
 
@@ -46,5 +50,20 @@ void a64m_leave(a64_asm *as);
    stays 16-byte aligned. */
 void a64m_push_d(a64_asm *as, int n);
 void a64m_pop_d(a64_asm *as, int n);
+
+/* Vector register v + k (a run of consecutive registers). */
+static inline a64_vreg a64m_vreg_plus(a64_vreg v, int k) { return (a64_vreg)((int)v + k); }
+
+/*
+ * The block at buf into nregs consecutive registers from first (4: 64 bytes,
+ * 8: 128), its big-endian words turned native: rev32 (32-bit words) or rev64
+ * (64-bit) of the bytes. advance leaves buf at the next block (the
+ * multi-block entry); else buf is only read.
+ */
+void a64m_load_block_be(a64_asm *as, a64_reg buf, a64_vreg first, int nregs, bool words64, bool advance);
+
+/* The multi-block loop's tail: ofs += block_bytes (32-bit), back to next_block while ofs <= limit
+   (signed: Java ints), then w0 = ofs. */
+void a64m_next_block(a64_asm *as, a64_reg ofs, a64_reg limit, int block_bytes, a64_label *next_block);
 
 #endif /* MINIVM_MACROASSEMBLER_AARCH64_H */

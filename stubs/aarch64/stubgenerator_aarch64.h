@@ -1,8 +1,8 @@
 /*
  * stubs/aarch64/stubgenerator_aarch64.h — the AArch64 stub generators
  * (HotSpot's cpu/aarch64/stubGenerator_aarch64.cpp, the SHA-1, SHA-2 and
- * SHA-3 parts; SHA-3 in stubgenerator_aarch64.c, the others in
- * stubgenerator_aarch64_sha.c).
+ * SHA-3 parts), one file per digest: stubgenerator_aarch64_sha1.c,
+ * _sha2.c (SHA-256 and SHA-512), _sha3.c.
  *
  * Pure code emission into an a64_asm buffer: compiled and runnable on every
  * host, so every stub can be generated, printed and checked against llvm-mc

@@ -69,8 +69,8 @@ size_t x64_generate_sha3_implCompress(x64_asm *as, const x64_sha3_config *cfg);
 void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg);
 
 /*
- * The SHA-1, SHA-256 and SHA-512 stubs (stubgenerator_x86_64_sha.c; HotSpot's
- * fast_sha1, fast_sha256 and sha512_AVX2), single-block (sha*_implCompress)
+ * The SHA-1, SHA-256 and SHA-512 stubs (stubgenerator_x86_64_sha1.c, _sha2.c;
+ * HotSpot's fast_sha1, fast_sha256 and sha512_AVX2), single-block (sha*_implCompress)
  * or multi-block (sha*_implCompressMB) entry. Nothing is read past the last
  * block nor written outside the state.
  *   SHA-1, SHA-256  SHA-NI with SSSE3 and SSE4.1 (legacy SSE, xmm only, no

@@ -1,5 +1,5 @@
 /*
- * stubs/aarch64/stubgenerator_aarch64.c — the SHA-3 stub generators
+ * stubs/aarch64/stubgenerator_aarch64_sha3.c — the SHA-3 stub generators
  * (HotSpot's generate_sha3_implCompress, JDK-8252204, and
  * generate_sha3_implCompress_gpr, JDK-8337666). See the header and
  * docs/stubs.md for the register maps and instruction counts.

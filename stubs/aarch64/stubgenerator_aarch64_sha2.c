@@ -1,10 +1,10 @@
 /*
- * stubs/aarch64/stubgenerator_aarch64_sha.c — the SHA-1, SHA-256 and SHA-512
- * stub generators on the Armv8 cryptographic extension (HotSpot's
- * generate_sha1_implCompress, generate_sha256_implCompress and
- * generate_sha512_implCompress with sha512_dround, in
- * cpu/aarch64/stubGenerator_aarch64.cpp). See stubgenerator_aarch64.h for
- * the contract and the features each stub executes.
+ * stubs/aarch64/stubgenerator_aarch64_sha2.c — the SHA-256 and SHA-512 stub
+ * generators on the Armv8 cryptographic extension (HotSpot's
+ * generate_sha256_implCompress and generate_sha512_implCompress with
+ * sha512_dround, in cpu/aarch64/stubGenerator_aarch64.cpp). See
+ * stubgenerator_aarch64.h for the contract and the features each stub
+ * executes.
  *
  * Arguments (AAPCS64; HotSpot's StubRoutines for SHA.implCompress0 and
  * DigestBase.implCompressMultiBlock0):
@@ -25,11 +25,6 @@
  * exactly the state.
  *
  * The instructions (the Arm ARM's pseudocode, DDI 0487, C7.2):
- *   sha1c/p/m  qd, sn, vm.4s    four SHA-1 rounds (Ch, Parity, Maj) on abcd in
- *                               qd, e in sn, W + K in vm; returns the new abcd
- *   sha1h      sd, sn           rol(sn, 30): the e after four rounds from a
- *   sha1su0/1                   W[t] = rol(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16], 1),
- *                               four at a time
  *   sha256h/h2 qd, qn, vm.4s    four SHA-256 rounds: the new abcd (qd = abcd,
  *                               qn = efgh) / the new efgh (qd = efgh, qn = the
  *                               old abcd)
@@ -46,12 +41,10 @@
 #include "macroassembler_aarch64.h"
 
 /*
- * The constants of FIPS 180-4, 4.2.1 to 4.2.3. Deliberately not shared with
+ * The constants of FIPS 180-4, 4.2.2 and 4.2.3. Deliberately not shared with
  * stubs/sha2_ref.c: the reference is the stubs' oracle, and a table shared by
  * both would hide an error in either (tests/test_sha2_stubs.c compares them).
  */
-const uint32_t a64_sha1_round_consts[4] = {0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6};
-
 const uint32_t a64_sha256_round_consts[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -92,108 +85,6 @@ const uint64_t a64_sha512_round_consts[80] = {
 #define OFS   A64_C_RARG2
 #define LIMIT A64_C_RARG3
 
-static a64_vreg vreg_plus(a64_vreg v, int k) { return (a64_vreg)((int)v + k); }
-
-/*
- * The block into nregs consecutive registers from first (4: 64 bytes, 8: 128),
- * its big-endian words turned native: rev32 (32-bit words) or rev64 (64-bit)
- * of the bytes. The multi-block entry leaves buf at the next block; the
- * single-block one only reads it.
- */
-static void load_block(a64_asm *as, a64_vreg first, int nregs, bool words64, bool multi_block)
-{
-    const a64_arrangement t = words64 ? A64_T2D : A64_T4S;
-    for (int r = 0; r < nregs; r += 4) {
-        if (multi_block || r + 4 < nregs)
-            a64_ld1_post(as, 4, vreg_plus(first, r), t, BUF, 64);
-        else
-            a64_ld1(as, 4, vreg_plus(first, r), t, BUF);
-    }
-    for (int r = 0; r < nregs; r++) {
-        if (words64)
-            a64_rev64(as, A64_T16B, vreg_plus(first, r), vreg_plus(first, r));
-        else
-            a64_rev32(as, A64_T16B, vreg_plus(first, r), vreg_plus(first, r));
-    }
-}
-
-/* Multi-block: ofs += block_bytes; the next block while ofs <= limit (32-bit,
-   signed: Java ints); then return ofs. */
-static void next_block_while_ofs_le_limit(a64_asm *as, int block_bytes, a64_label *next_block)
-{
-    a64_add_imm(as, A64_W32, OFS, OFS, block_bytes, 0);
-    a64_cmp_reg(as, A64_W32, OFS, LIMIT, A64_LSL, 0);
-    a64_b_cond(as, A64_LE, next_block);
-    a64_mov_reg(as, A64_W32, A64_R0, OFS);
-}
-
-/* ==== SHA-1 (FIPS 180-4, 6.1.2) ============================================= */
-
-/*
- * Twenty quad-rounds of four rounds each. Registers:
- *   v0..v3    K of rounds 0..19, 20..39, 40..59, 60..79, in all four lanes (ld4r)
- *   v4, v5    W + K of a quad-round, alternately: the next one is summed while
- *             the current one is used
- *   v6, v7    the state: H0..H3 in v6, H4 in lane 0 of v7
- *   v16..v19  the schedule, four words each, rotating: quad-round q's words are
- *             in v16 + q % 4 and become quad-round q + 4's (sha1su0, sha1su1)
- *   v20       abcd
- *   v21, v22  e, alternately (sha1h computes the next one before sha1c/p/m
- *             overwrites a)
- * No callee-saved register: nothing to save.
- */
-enum { SHA1_BLOCK = 64, SHA1_QUADS = 20 };
-
-size_t a64_generate_sha1_implCompress(a64_asm *as, bool multi_block)
-{
-    static void (*const rounds_of[4])(a64_asm *, a64_vreg, a64_vreg, a64_vreg) = {
-        a64_sha1c, a64_sha1p, a64_sha1m, a64_sha1p, /* Ch, Parity, Maj, Parity: t / 20 */
-    };
-    const a64_reg consts = A64_RSCRATCH1;
-    const a64_vreg key = A64_V0;                       /* key + t / 20 */
-    const a64_vreg wk[2] = {A64_V4, A64_V5};
-    const a64_vreg h_abcd = A64_V6, h_e = A64_V7;
-    const a64_vreg w = A64_V16;                        /* w + q % 4 */
-    const a64_vreg abcd = A64_V20;
-    const a64_vreg e[2] = {A64_V21, A64_V22};
-    const size_t entry = a64_asm_pc(as);
-    a64_label next_block;
-    a64_label_init(&next_block);
-
-    a64m_mov64(as, consts, (uint64_t)(uintptr_t)a64_sha1_round_consts);
-    a64_ld4r(as, key, A64_T4S, consts);
-    a64_ldrq(as, h_abcd, STATE, 0);
-    a64_ldrs(as, h_e, STATE, 16);
-
-    a64_bind(as, &next_block);
-    load_block(as, w, 4, false, multi_block);
-    a64_add_v(as, A64_T4S, wk[0], w, key);
-    a64_mov_v(as, A64_T16B, abcd, h_abcd);
-
-    for (int q = 0; q < SHA1_QUADS; q++) {
-        const a64_vreg w_q = vreg_plus(w, q % 4), w_next = vreg_plus(w, (q + 1) % 4);
-        const a64_vreg e_in = q == 0 ? h_e : e[(q - 1) & 1], e_out = e[q & 1];
-        if (q < SHA1_QUADS - 4)   /* w_q ^= the words 2, 8 and 14 places on (part 1) */
-            a64_sha1su0(as, w_q, w_next, vreg_plus(w, (q + 2) % 4));
-        if (q < SHA1_QUADS - 1)   /* W + K of quad-round q + 1 */
-            a64_add_v(as, A64_T4S, wk[(q + 1) & 1], w_next, vreg_plus(key, (q + 1) / 5));
-        a64_sha1h(as, e_out, abcd);
-        rounds_of[q / 5](as, abcd, e_in, wk[q & 1]);
-        if (q < SHA1_QUADS - 4)   /* ... and 13 places on, rotated by 1 (part 2) */
-            a64_sha1su1(as, w_q, vreg_plus(w, (q + 3) % 4));
-    }
-
-    a64_add_v(as, A64_T2S, h_e, h_e, e[(SHA1_QUADS - 1) & 1]);
-    a64_add_v(as, A64_T4S, h_abcd, h_abcd, abcd);
-    if (multi_block)
-        next_block_while_ofs_le_limit(as, SHA1_BLOCK, &next_block);
-
-    a64_strq(as, h_abcd, STATE, 0);
-    a64_strs(as, h_e, STATE, 16);
-    a64_ret(as, A64_RLR);
-    return entry;
-}
-
 /* ==== SHA-256 (FIPS 180-4, 6.2.2) =========================================== */
 
 /*
@@ -224,35 +115,35 @@ size_t a64_generate_sha256_implCompress(a64_asm *as, bool multi_block)
     a64m_mov64(as, consts, (uint64_t)(uintptr_t)a64_sha256_round_consts);
     for (int q = 0; q < SHA256_QUADS; q += 4) {
         if (q + 4 < SHA256_QUADS)
-            a64_ld1_post(as, 4, vreg_plus(k, q), A64_T4S, consts, 64);
+            a64_ld1_post(as, 4, a64m_vreg_plus(k, q), A64_T4S, consts, 64);
         else
-            a64_ld1(as, 4, vreg_plus(k, q), A64_T4S, consts);
+            a64_ld1(as, 4, a64m_vreg_plus(k, q), A64_T4S, consts);
     }
     a64_ldpq(as, h_abcd, h_efgh, STATE, 0);
 
     a64_bind(as, &next_block);
-    load_block(as, w, 4, false, multi_block);
+    a64m_load_block_be(as, BUF, w, 4, false, multi_block);
     a64_add_v(as, A64_T4S, wk[0], w, k);
     a64_mov_v(as, A64_T16B, abcd, h_abcd);
     a64_mov_v(as, A64_T16B, efgh, h_efgh);
 
     for (int q = 0; q < SHA256_QUADS; q++) {
-        const a64_vreg w_q = vreg_plus(w, q % 4), w_next = vreg_plus(w, (q + 1) % 4);
+        const a64_vreg w_q = a64m_vreg_plus(w, q % 4), w_next = a64m_vreg_plus(w, (q + 1) % 4);
         if (q < SHA256_QUADS - 4)   /* w_q += sigma0 of the words 1 place on */
             a64_sha256su0(as, w_q, w_next);
         a64_mov_v(as, A64_T16B, abcd_in, abcd);
         if (q < SHA256_QUADS - 1)   /* W + K of quad-round q + 1 */
-            a64_add_v(as, A64_T4S, wk[(q + 1) & 1], w_next, vreg_plus(k, q + 1));
+            a64_add_v(as, A64_T4S, wk[(q + 1) & 1], w_next, a64m_vreg_plus(k, q + 1));
         a64_sha256h(as, abcd, efgh, wk[q & 1]);
         a64_sha256h2(as, efgh, abcd_in, wk[q & 1]);
         if (q < SHA256_QUADS - 4)   /* ... + the words 9 places on + sigma1 of those 14 on */
-            a64_sha256su1(as, w_q, vreg_plus(w, (q + 2) % 4), vreg_plus(w, (q + 3) % 4));
+            a64_sha256su1(as, w_q, a64m_vreg_plus(w, (q + 2) % 4), a64m_vreg_plus(w, (q + 3) % 4));
     }
 
     a64_add_v(as, A64_T4S, h_abcd, h_abcd, abcd);
     a64_add_v(as, A64_T4S, h_efgh, h_efgh, efgh);
     if (multi_block)
-        next_block_while_ofs_le_limit(as, SHA256_BLOCK, &next_block);
+        a64m_next_block(as, OFS, LIMIT, SHA256_BLOCK, &next_block);
 
     a64_stpq(as, h_abcd, h_efgh, STATE, 0);
     a64m_pop_d(as, 4);
@@ -296,25 +187,25 @@ static sha512_pairs sha512_double_round(a64_asm *as, int r, sha512_pairs p, a64_
 {
     const a64_vreg kw = A64_V5, fg = A64_V6, de = A64_V7;
     const a64_vreg w = A64_V12, k_first = A64_V20, k_ring = A64_V24;
-    const a64_vreg k_r = r < SHA512_PRELOADED ? vreg_plus(k_first, r)
-                                              : vreg_plus(k_ring, (r - SHA512_PRELOADED) % SHA512_RING);
-    const a64_vreg w_r = vreg_plus(w, r % 8);
+    const a64_vreg k_r = r < SHA512_PRELOADED ? a64m_vreg_plus(k_first, r)
+                                              : a64m_vreg_plus(k_ring, (r - SHA512_PRELOADED) % SHA512_RING);
+    const a64_vreg w_r = a64m_vreg_plus(w, r % 8);
     const bool schedule = r < SHA512_DROUNDS - 8;
 
     if (r + SHA512_PRELOADED < SHA512_DROUNDS)
-        a64_ld1_post(as, 1, vreg_plus(k_ring, r % SHA512_RING), A64_T2D, next_k, 16);
+        a64_ld1_post(as, 1, a64m_vreg_plus(k_ring, r % SHA512_RING), A64_T2D, next_k, 16);
     a64_add_v(as, A64_T2D, kw, k_r, w_r);
     a64_ext(as, A64_T16B, fg, p.ef, p.gh, 8);
     a64_ext(as, A64_T16B, kw, kw, kw, 8);
     a64_ext(as, A64_T16B, de, p.cd, p.ef, 8);
     a64_add_v(as, A64_T2D, p.gh, p.gh, kw);          /* (g + K[t+1] + W[t+1], h + K[t] + W[t]) */
     if (schedule) {
-        a64_ext(as, A64_T16B, kw, vreg_plus(w, (r + 4) % 8), vreg_plus(w, (r + 5) % 8), 8);
-        a64_sha512su0(as, w_r, vreg_plus(w, (r + 1) % 8));
+        a64_ext(as, A64_T16B, kw, a64m_vreg_plus(w, (r + 4) % 8), a64m_vreg_plus(w, (r + 5) % 8), 8);
+        a64_sha512su0(as, w_r, a64m_vreg_plus(w, (r + 1) % 8));
     }
     a64_sha512h(as, p.gh, fg, de);
     if (schedule)
-        a64_sha512su1(as, w_r, vreg_plus(w, (r + 7) % 8), kw);
+        a64_sha512su1(as, w_r, a64m_vreg_plus(w, (r + 7) % 8), kw);
     a64_add_v(as, A64_T2D, p.spare, p.cd, p.gh);
     a64_sha512h2(as, p.gh, p.cd, p.ab);
     return (sha512_pairs){.ab = p.gh, .cd = p.ab, .ef = p.spare, .gh = p.ef, .spare = p.cd};
@@ -335,11 +226,11 @@ size_t a64_generate_sha512_implCompress(a64_asm *as, bool multi_block)
     a64_ld1_post(as, 4, k_first, A64_T2D, consts, 16 * SHA512_PRELOADED);
 
     a64_bind(as, &next_block);
-    load_block(as, w, 8, true, multi_block);
+    a64m_load_block_be(as, BUF, w, 8, true, multi_block);
     a64_mov_reg(as, A64_X64, next_k, consts);
     sha512_pairs p = {.ab = A64_V0, .cd = A64_V1, .ef = A64_V2, .gh = A64_V3, .spare = A64_V4};
     for (int i = 0; i < 4; i++)
-        a64_mov_v(as, A64_T16B, vreg_plus(p.ab, i), vreg_plus(h, i));
+        a64_mov_v(as, A64_T16B, a64m_vreg_plus(p.ab, i), a64m_vreg_plus(h, i));
     for (int r = 0; r < SHA512_DROUNDS; r++)
         p = sha512_double_round(as, r, p, next_k);
 
@@ -347,9 +238,9 @@ size_t a64_generate_sha512_implCompress(a64_asm *as, bool multi_block)
        are where they started, v0..v3 */
     const a64_vreg pairs[4] = {p.ab, p.cd, p.ef, p.gh};
     for (int i = 0; i < 4; i++)
-        a64_add_v(as, A64_T2D, vreg_plus(h, i), vreg_plus(h, i), pairs[i]);
+        a64_add_v(as, A64_T2D, a64m_vreg_plus(h, i), a64m_vreg_plus(h, i), pairs[i]);
     if (multi_block)
-        next_block_while_ofs_le_limit(as, SHA512_BLOCK, &next_block);
+        a64m_next_block(as, OFS, LIMIT, SHA512_BLOCK, &next_block);
 
     a64_st1(as, 4, h, A64_T2D, STATE);
     a64m_pop_d(as, 8);

@@ -1,5 +1,5 @@
 /*
- * stubs/x86_64/stubgenerator_x86_64.c — the x86-64 SHA-3 stub generators.
+ * stubs/x86_64/stubgenerator_x86_64_sha3.c — the x86-64 SHA-3 stub generators.
  * See the header and docs/stubs.md for the register maps and counts.
  *
  * Keccak-f[1600] round on lanes A[x + 5y] (as SHA3.java's keccak()):
@@ -131,11 +131,13 @@ static void gpr_xor_lane(x64_asm *as, int lane)
 /* XOR block_size/8 lanes of [BUF] into [STATE] (the GPR and AVX2 stubs absorb in memory). */
 static void gpr_absorb(x64_asm *as) { absorb_lanes(as, gpr_xor_lane); }
 
+/* every callee-saved GPR: the lanes and the parities take them all */
+static const x64_reg callee_saved[] = {X64_RBX, X64_R12, X64_R13, X64_R14, X64_R15};
+static const x64m_frame gpr_frame = {callee_saved, 5, GPR_FRAME, 0};
+
 static size_t generate_gpr(x64_asm *as, const x64_sha3_config *cfg)
 {
-    x64_align(as, 32);
-    size_t entry = x64_asm_pc(as);
-    x64m_enter_saving(as, GPR_FRAME);
+    size_t entry = x64m_stub_begin(as, &gpr_frame);
     /* the int arguments' upper halves are garbage: zero-extend what is used as 64 bits */
     x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
     x64_mov_mr(as, x64_at(X64_RSP, GPR_SAVED_BUF), BUF);
@@ -154,51 +156,31 @@ static size_t generate_gpr(x64_asm *as, const x64_sha3_config *cfg)
     gpr_absorb(as);
 
     /* 24 rounds, two a trip: state -> copy -> state, so no lane is ever copied */
-    x64_mov_ri(as, GPR_RC, (int64_t)(uintptr_t)x64_sha3_round_consts);
+    x64m_mov_address(as, GPR_RC, x64_sha3_round_consts);
     x64_bind(as, &rounds);
     gpr_round(as, cfg, STATE, 0, X64_RSP, GPR_COPY, 0);
     gpr_round(as, cfg, X64_RSP, GPR_COPY, STATE, 0, 8);
     x64_alu_ri(as, X64_ADD, GPR_RC, 16);
-    x64_mov_ri(as, GPR_TMP, (int64_t)(uintptr_t)(x64_sha3_round_consts + 24));
+    x64m_mov_address(as, GPR_TMP, x64_sha3_round_consts + 24);
     x64_alu_rr(as, X64_CMP, GPR_RC, GPR_TMP);
     x64_jcc(as, X64_NE, &rounds);
 
+    /* the arguments live on the stack between blocks: every register holds a lane */
     if (cfg->multi_block) {
-        /* buf += block_size; ofs += block_size; while (ofs <= limit) */
         x64_mov_rm(as, BUF, x64_at(X64_RSP, GPR_SAVED_BUF));
         x64_mov_rm(as, BLOCK_SIZE, x64_at(X64_RSP, GPR_SAVED_BLOCK_SIZE));
-        x64_alu_rr(as, X64_ADD, BUF, BLOCK_SIZE);
-        x64_mov_mr(as, x64_at(X64_RSP, GPR_SAVED_BUF), BUF);
-        x64_mov_rm_32(as, X64_RAX, x64_at(X64_RSP, GPR_SAVED_OFS));
-        x64_alu_rr_32(as, X64_ADD, X64_RAX, BLOCK_SIZE);
-        x64_mov_mr_32(as, x64_at(X64_RSP, GPR_SAVED_OFS), X64_RAX);
-        x64_mov_rm_32(as, GPR_TMP, x64_at(X64_RSP, GPR_SAVED_LIMIT));
-        x64_alu_rr_32(as, X64_CMP, X64_RAX, GPR_TMP);
-        x64_jcc(as, X64_LE, &block);
-    } else {
-        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
     }
-
-    x64m_leave_saving(as, GPR_FRAME);
-    x64_ret(as);
+    const x64m_block_loop loop = {.buf = BUF, .block_size = BLOCK_SIZE, .ofs = X64_NOREG, .buf_slot = GPR_SAVED_BUF,
+                                  .ofs_slot = GPR_SAVED_OFS, .limit_slot = GPR_SAVED_LIMIT, .tmp = X64_RAX,
+                                  .tmp2 = GPR_TMP};
+    x64m_next_block_or_return(as, cfg->multi_block, &loop, &block);
+    x64m_stub_end(as, &gpr_frame, false);
     return entry;
 }
 
-/* The vector stubs keep their arguments in registers: the multi-block entry goes on to the
-   next block while ofs <= limit (buf += block_size; ofs += block_size) and returns ofs, the
-   single-block entry returns 0. block_size is already zero-extended. */
-static void next_block_or_return(x64_asm *as, const x64_sha3_config *cfg, x64_label *block)
-{
-    if (cfg->multi_block) {
-        x64_alu_rr(as, X64_ADD, BUF, BLOCK_SIZE);
-        x64_alu_rr_32(as, X64_ADD, OFS, BLOCK_SIZE);
-        x64_alu_rr_32(as, X64_CMP, OFS, LIMIT);
-        x64_jcc(as, X64_LE, block);
-        x64_mov_rr_32(as, X64_RAX, OFS);
-    } else {
-        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
-    }
-}
+/* The vector stubs keep their arguments in registers (block_size already zero-extended). */
+static const x64m_block_loop vector_loop = {.buf = BUF, .block_size = BLOCK_SIZE, .ofs = OFS, .limit = LIMIT,
+                                            .buf_slot = -1};
 
 /* ======================================================================================
  * AVX-512: HotSpot's JDK-8341527 row layout
@@ -298,16 +280,15 @@ static void avx512_absorb_rows(x64_asm *as, int lanes)
     }
 }
 
+/* HotSpot's: r12..r14 hold the constants' pointer and the loop's counters */
+static const x64_reg avx512_saved[] = {X64_R12, X64_R13, X64_R14};
+static const x64m_frame avx512_frame = {avx512_saved, 3, 0, 0};
+
 static size_t generate_avx512(x64_asm *as, const x64_sha3_config *cfg)
 {
-    x64_align(as, 32);
-    size_t entry = x64_asm_pc(as);
-    x64m_enter(as);
-    x64_push(as, X64_R12);
-    x64_push(as, X64_R13);
-    x64_push(as, X64_R14);
-    x64_mov_ri(as, TABLE, (int64_t)(uintptr_t)avx512_perms_and_rots);
-    x64_mov_ri(as, ROUND_CONST, (int64_t)(uintptr_t)x64_sha3_round_consts);
+    size_t entry = x64m_stub_begin(as, &avx512_frame);
+    x64m_mov_address(as, TABLE, avx512_perms_and_rots);
+    x64m_mov_address(as, ROUND_CONST, x64_sha3_round_consts);
     /* the int arguments' upper halves are garbage: block_size is added to buf as 64 bits */
     x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
     /* k5 = 0x1f, k4 = 0x0f, ... k1 = 0x01 */
@@ -347,15 +328,10 @@ static size_t generate_avx512(x64_asm *as, const x64_sha3_config *cfg)
     x64_alu_ri_32(as, X64_CMP, ROUNDS_LEFT, 0); /* the round's add of the constant pointer set the flags */
     x64_jcc(as, X64_NE, &rounds);
 
-    next_block_or_return(as, cfg, &block);
+    x64m_next_block_or_return(as, cfg->multi_block, &vector_loop, &block);
     for (int r = 0; r < 5; r++)
         x64_evmovdqu64_store(as, X64_L512, x64_at(STATE, 40 * r), X64_K5, X64_XMM0 + r);
-    x64_vzeroupper(as);
-    x64_pop(as, X64_R14);
-    x64_pop(as, X64_R13);
-    x64_pop(as, X64_R12);
-    x64m_leave(as);
-    x64_ret(as);
+    x64m_stub_end(as, &avx512_frame, true);
     return entry;
 }
 
@@ -441,14 +417,14 @@ static void lanes_xor_lane(x64_asm *as, int lane)
     x64_evop_rrm(as, X64_VPXORQ, X64_L128, LANE(lane), X64_K1, false, LANE(lane), x64_at(BUF, 8 * lane));
 }
 
+static const x64m_frame plain_frame = {NULL, 0, 0, 0};
+
 static size_t generate_avx512_lanes(x64_asm *as, const x64_sha3_config *cfg)
 {
-    x64_align(as, 32);
-    size_t entry = x64_asm_pc(as);
-    x64m_enter(as);
+    size_t entry = x64m_stub_begin(as, &plain_frame);
     /* the int arguments' upper halves are garbage: block_size is added to buf as 64 bits */
     x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
-    x64_mov_ri(as, LANES_RC, (int64_t)(uintptr_t)x64_sha3_round_consts);
+    x64m_mov_address(as, LANES_RC, x64_sha3_round_consts);
     /* k1 = one qword: the lane loads, stores and xors touch 8 bytes, no more */
     x64_mov_ri(as, X64_RAX, 1);
     x64_kmovw_kr(as, X64_K1, X64_RAX);
@@ -467,12 +443,10 @@ static size_t generate_avx512_lanes(x64_asm *as, const x64_sha3_config *cfg)
     x64_alu_ri_32(as, X64_SUB, LANES_LEFT, 1);
     x64_jcc(as, X64_NE, &rounds);
 
-    next_block_or_return(as, cfg, &block);
+    x64m_next_block_or_return(as, cfg->multi_block, &vector_loop, &block);
     for (int i = 0; i < 25; i++)
         x64_evmovdqu64_store(as, X64_L128, x64_at(STATE, 8 * i), X64_K1, LANE(i));
-    x64_vzeroupper(as);
-    x64m_leave(as);
-    x64_ret(as);
+    x64m_stub_end(as, &plain_frame, true);
     return entry;
 }
 
@@ -594,16 +568,15 @@ static void avx2_round(x64_asm *as)
     }
 }
 
+/* the rows go through the stack for pi: 32-byte aligned stores */
+static const x64m_frame avx2_frame = {NULL, 0, AVX2_FRAME, 32};
+
 static size_t generate_avx2(x64_asm *as, const x64_sha3_config *cfg)
 {
-    x64_align(as, 32);
-    size_t entry = x64_asm_pc(as);
-    x64m_enter(as);
-    x64_alu_ri(as, X64_AND, X64_RSP, -32);
-    x64_alu_ri(as, X64_SUB, X64_RSP, AVX2_FRAME);
+    size_t entry = x64m_stub_begin(as, &avx2_frame);
     /* the int arguments' upper halves are garbage: block_size is added to buf as 64 bits */
     x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
-    x64_mov_ri(as, AVX2_COUNTS, (int64_t)(uintptr_t)avx2_rho_counts);
+    x64m_mov_address(as, AVX2_COUNTS, avx2_rho_counts);
 
     x64_label block, rounds;
     x64_label_init(&block);
@@ -614,7 +587,7 @@ static size_t generate_avx2(x64_asm *as, const x64_sha3_config *cfg)
         x64_vmovdqu_load(as, X64_L256, AVX2_R(y), x64_at(STATE, 40 * y));
         x64_vmovq_load(as, AVX2_H(y), x64_at(STATE, 40 * y + 32));
     }
-    x64_mov_ri(as, AVX2_RC, (int64_t)(uintptr_t)x64_sha3_round_consts);
+    x64m_mov_address(as, AVX2_RC, x64_sha3_round_consts);
     x64_mov_ri(as, AVX2_LEFT, 24);
     x64_bind(as, &rounds);
     avx2_round(as);
@@ -625,41 +598,45 @@ static size_t generate_avx2(x64_asm *as, const x64_sha3_config *cfg)
         x64_vmovq_store(as, x64_at(STATE, 40 * y + 32), AVX2_H(y));
     }
 
-    next_block_or_return(as, cfg, &block);
-    x64_vzeroupper(as);
-    x64m_leave(as);
-    x64_ret(as);
+    x64m_next_block_or_return(as, cfg->multi_block, &vector_loop, &block);
+    x64m_stub_end(as, &avx2_frame, true);
     return entry;
+}
+
+static void gpr_one_round(x64_asm *as, const x64_sha3_config *cfg) { gpr_round(as, cfg, STATE, 0, X64_RSP, GPR_COPY, 0); }
+static void avx512_one_round(x64_asm *as, const x64_sha3_config *cfg) { (void)cfg; avx512_round(as); }
+static void lanes_one_round(x64_asm *as, const x64_sha3_config *cfg) { (void)cfg; lanes_round(as); }
+static void avx2_one_round(x64_asm *as, const x64_sha3_config *cfg) { (void)cfg; avx2_round(as); }
+
+/* Each design's stub and its loop body's round. */
+static const struct sha3_design {
+    size_t (*generate)(x64_asm *as, const x64_sha3_config *cfg);
+    void (*round)(x64_asm *as, const x64_sha3_config *cfg);
+} designs[] = {
+    [X64_SHA3_GPR] = {generate_gpr, gpr_one_round},
+    [X64_SHA3_AVX512] = {generate_avx512, avx512_one_round},
+    [X64_SHA3_AVX2] = {generate_avx2, avx2_one_round},
+    [X64_SHA3_AVX512_LANES] = {generate_avx512_lanes, lanes_one_round},
+};
+
+static const struct sha3_design *design_of(x64_asm *as, const x64_sha3_config *cfg)
+{
+    if ((unsigned)cfg->variant >= sizeof designs / sizeof designs[0] || !designs[cfg->variant].generate) {
+        x64_asm_fail(as, "no SHA-3 design %d", (int)cfg->variant);
+        return NULL;
+    }
+    return &designs[cfg->variant];
 }
 
 void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg)
 {
-    if (cfg->variant == X64_SHA3_AVX512) {
-        avx512_round(as);
-        return;
-    }
-    if (cfg->variant == X64_SHA3_AVX512_LANES) {
-        lanes_round(as);
-        return;
-    }
-    if (cfg->variant == X64_SHA3_AVX2) {
-        avx2_round(as);
-        return;
-    }
-    gpr_round(as, cfg, STATE, 0, X64_RSP, GPR_COPY, 0);
+    const struct sha3_design *d = design_of(as, cfg);
+    if (d)
+        d->round(as, cfg);
 }
 
 size_t x64_generate_sha3_implCompress(x64_asm *as, const x64_sha3_config *cfg)
 {
-    switch (cfg->variant) {
-    case X64_SHA3_AVX512:
-        return generate_avx512(as, cfg);
-    case X64_SHA3_AVX512_LANES:
-        return generate_avx512_lanes(as, cfg);
-    case X64_SHA3_AVX2:
-        return generate_avx2(as, cfg);
-    case X64_SHA3_GPR:
-        break;
-    }
-    return generate_gpr(as, cfg);
+    const struct sha3_design *d = design_of(as, cfg);
+    return d ? d->generate(as, cfg) : 0;
 }
