@@ -603,7 +603,10 @@ static size_t generate_avx2(x64_asm *as, const x64_sha3_config *cfg)
     return entry;
 }
 
-static void gpr_one_round(x64_asm *as, const x64_sha3_config *cfg) { gpr_round(as, cfg, STATE, 0, X64_RSP, GPR_COPY, 0); }
+static void gpr_one_round(x64_asm *as, const x64_sha3_config *cfg)
+{
+    gpr_round(as, cfg, STATE, 0, X64_RSP, GPR_COPY, 0);
+}
 static void avx512_one_round(x64_asm *as, const x64_sha3_config *cfg) { (void)cfg; avx512_round(as); }
 static void lanes_one_round(x64_asm *as, const x64_sha3_config *cfg) { (void)cfg; lanes_round(as); }
 static void avx2_one_round(x64_asm *as, const x64_sha3_config *cfg) { (void)cfg; avx2_round(as); }
