@@ -17,9 +17,9 @@
  *
  *   sha3_stub_speed [--rounds N] [--time MS] [--quick]
  *
- * The variants come from the architecture's own stub generation (the same
- * path as -XX:+UseSHA3Intrinsics with each flag setting), never from a list
- * kept here. docs/PERFORMANCE.md has the figures and how to read them.
+ * The variants are the host architecture's variant table (stub_arch_ops),
+ * each generated the way the VM does with its settings, never a list kept
+ * here. docs/PERFORMANCE.md has the figures and how to read them.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -122,43 +122,35 @@ static void digest(const config *c, int bits, const uint8_t *msg, int len, uint8
         stub_digest(&c->table, bits, msg, len, out);
 }
 
-/* Every stub variant the host runs: generate with each flag setting the host's
-   architecture knows, keep each distinct variant once. */
+/* Every SHA-3 variant of the host's table that the host runs: its settings as -XX: options, the
+   ergonomics, then the generation the VM does. */
 static void add_stub_variants(void)
 {
-    static const char *const settings[][4] = {
-        {"-UseSIMDForSHA3Intrinsic", "-UseBMI1Instructions", "-UseBMI2Instructions", NULL},
-        {"-UseSIMDForSHA3Intrinsic", NULL},
-        {"+UseSIMDForSHA3Intrinsic", NULL},
-        {"+UseSIMDForSHA3Intrinsic", "UseAVX=2", NULL}, /* x86-64: the AVX2 stub on an AVX-512 CPU */
-        {"+UseSIMDForSHA3Intrinsic", "UseAVX=3", "SHA3AVX512Design=rows", NULL}, /* x86-64: both AVX-512 designs */
-        {"+UseSIMDForSHA3Intrinsic", "UseAVX=3", "SHA3AVX512Design=lanes", NULL},
-    };
     cpu_info host;
     if (!cpu_detect_host(&host))
         return;
     const stub_arch_ops *arch = stub_arch_ops_for(host.arch);
-    for (size_t s = 0; s < sizeof settings / sizeof settings[0] && ncfg < MAX_CFG; s++) {
+    for (size_t i = 0; arch && i < arch->nvariants && ncfg < MAX_CFG; i++) {
+        const stub_variant *v = &arch->variants[i];
+        if (v->family != STUB_FAMILY_SHA3 || (v->features & ~host.features))
+            continue;
         flags_init(flags_host_arch());
         flag_process_argument("-PrintWarnings", true, FLAG_ORIGIN_COMMAND_LINE, stderr);
-        flag_process_argument("+UseSHA3Intrinsics", true, FLAG_ORIGIN_COMMAND_LINE, stderr);
-        for (int i = 0; settings[s][i]; i++)
-            flag_process_argument(settings[s][i], true, FLAG_ORIGIN_COMMAND_LINE, stderr);
+        char options[256];
+        stub_variant_options(v, options, sizeof options);
+        for (char *tok = strtok(options, " "); tok; tok = strtok(NULL, " "))
+            flag_process_argument(tok + 4, true, FLAG_ORIGIN_COMMAND_LINE, stderr); /* without "-XX:" */
         arch->ergonomics(&host);
         config *c = &cfgs[ncfg];
         memset(c, 0, sizeof *c);
         if (!stubs_generate_into(arch, &c->cc, STUBS_CODE_CACHE_CAPACITY, &c->table, &host) ||
-            !c->table.entry[STUB_ID_sha3_implCompressMB].fn || c->table.choice[STUB_FAMILY_SHA3].asked)
-            continue; /* the host cannot run what this setting asks for */
-        bool seen = false;
-        for (int k = 0; k < ncfg; k++)
-            seen |= cfgs[k].kind == 2 && strcmp(cfgs[k].name, c->table.entry[STUB_ID_sha3_implCompressMB].variant) == 0;
-        if (seen) {
+            !c->table.entry[STUB_ID_sha3_implCompressMB].fn ||
+            strcmp(c->table.entry[STUB_ID_sha3_implCompressMB].variant, v->name) != 0) {
             codecache_release(&c->cc);
-            continue;
+            continue; /* the CPU's ergonomics refuse what its settings ask for */
         }
         c->kind = 2;
-        c->name = c->table.entry[STUB_ID_sha3_implCompressMB].variant;
+        c->name = v->name;
         ncfg++;
     }
 }

@@ -43,7 +43,7 @@
 /*
  * The constants of FIPS 180-4, 4.2.2 and 4.2.3. Deliberately not shared with
  * stubs/sha2_ref.c: the reference is the stubs' oracle, and a table shared by
- * both would hide an error in either (tests/test_sha2_stubs.c compares them).
+ * both would hide an error in either (tests/test_stub_dump_aarch64.c compares them).
  */
 const uint32_t a64_sha256_round_consts[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -83,7 +83,7 @@ typedef struct { simd_kind k; int d, n, m, a; } simd_op; /* K_XAR: a = source la
  * those B values go to temporaries whose theta value is dead (v29, v31, and
  * the D registers after their last use). chi then writes every new A[j] to
  * v<j>, row 4 first, in an order where each destination holds nothing still
- * needed. Checked against the C reference by tests/test_sha3_stubs.c on QEMU.
+ * needed. Checked against the C reference by tests/test_checkasm.c on QEMU.
  */
 static const simd_op simd_round[] = {
     /* theta: C[x] into v25 + x */

@@ -29,8 +29,9 @@ static size_t emit_sha3(void *as, const stub_variant *v, stub_id id)
 {
     a64_sha3_config cfg = *(const a64_sha3_config *)v->design;
     cfg.multi_block = id == STUB_ID_sha3_implCompressMB;
-    cfg.preserve_fp = FLAG(PreserveFramePointer);
-    cfg.r18_reserved = a64_platform_reserves_r18();
+    /* fp and x18 stay out of use when the design says so, or the flag, or the platform */
+    cfg.preserve_fp = cfg.preserve_fp || FLAG(PreserveFramePointer);
+    cfg.r18_reserved = cfg.r18_reserved || a64_platform_reserves_r18();
     return a64_generate_sha3_implCompress(as, &cfg) * sizeof(uint32_t);
 }
 

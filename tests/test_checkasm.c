@@ -1,0 +1,538 @@
+/*
+ * tests/test_checkasm.c — the stub-test harness (dav1d's checkasm) for every
+ * stub of every variant table (stub_arch_ops.variants), one group of tests
+ * per stub family; a new variant, or a new family with its C reference
+ * below, needs no new test file.
+ *
+ * On every host, for every architecture: each variant's stubs (both
+ * entries) generate without a refused instruction, into a bounded size.
+ * On the host's architecture (native, or QEMU user mode; the per-ISA part is
+ * checkasm.h: the trampoline and the register names), each stub the host's
+ * CPU runs, against the C reference (stubs/sha3_ref.c, stubs/sha2_ref.c) on
+ * random states and blocks of every block size of its family:
+ *   - through the trampoline, which fills the callee-saved registers with
+ *     magic values and reports every one that came back different;
+ *   - int arguments with garbage in their upper 32 bits (a stub reads only
+ *     the low halves);
+ *   - the input ending at an unmapped page (an over-read faults), the state
+ *     between guard bytes and at offsets of its word size only (Java's
+ *     arrays are aligned to their elements), so an over-write shows;
+ *   - the multi-block entry with limit anywhere in the last block, at its
+ *     start, at its end and below ofs (the do ... while runs one block),
+ *     and its returned ofs.
+ * A variant the host lacks is reported SKIPPED, never passed, and its
+ * single-block stub must die of SIGILL in a child (the reason the VM never
+ * selects it there).
+ *
+ * `test_checkasm --bench [FAMILY]` times each multi-block stub the host runs
+ * against the C reference and OpenSSL's EVP, interleaved, the best of five
+ * trials (ns per block); `--list` prints the variants.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <openssl/evp.h>
+
+#include "codecache.h"
+#include "cpu.h"
+#include "flags.h"
+#include "sha2_ref.h"
+#include "sha3_ref.h"
+#include "stub_arch.h"
+#include "stubgenerator_aarch64.h"
+#include "stubroutines.h"
+
+#if defined(CHECKASM_TRAMPOLINE)
+#include "checkasm.h"
+#endif
+
+/* ---- the architectures, their variants and designs -------------------------------------------- */
+
+#define STUB_OPS_REF(id, folder, prefix) &prefix##_stub_ops,
+static const stub_arch_ops *const arches[] = {MVM_ARCHES(STUB_OPS_REF)};
+#undef STUB_OPS_REF
+#define NARCHES (sizeof arches / sizeof arches[0])
+
+/*
+ * Designs of a row that its table does not list, because a flag or the
+ * platform chooses them at generation time: the AArch64 GPR SHA-3 stub
+ * keeping fp (-XX:+PreserveFramePointer) and x18 (a platform that reserves
+ * it), where it otherwise uses them as temporaries.
+ */
+static const a64_sha3_config a64_gpr_fp = {.preserve_fp = true};
+static const a64_sha3_config a64_gpr_r18 = {.r18_reserved = true};
+static const a64_sha3_config a64_gpr_fp_r18 = {.preserve_fp = true, .r18_reserved = true};
+static const struct design {
+    cpu_arch arch;
+    stub_family family;
+    const char *variant;
+    const char *label;
+    const void *design;
+} designs[] = {
+    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", "PreserveFramePointer", &a64_gpr_fp},
+    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", "r18 reserved", &a64_gpr_r18},
+    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", "PreserveFramePointer r18 reserved", &a64_gpr_fp_r18},
+};
+#define NDESIGNS (sizeof designs / sizeof designs[0])
+
+/* One thing to check: a row of a table (or a design of one), one of its family's stubs. */
+typedef struct target {
+    const stub_arch_ops *arch;
+    stub_variant v;     /* a copy, its design replaced for a design target */
+    stub_id id;
+    char name[96];      /* "SHA-3 gpr MB", "SHA-3 gpr (r18 reserved)" */
+} target;
+
+enum { MAX_TARGETS = 128 };
+static target targets[MAX_TARGETS];
+static size_t ntargets;
+
+static bool is_multi_block(stub_id id) { return strcmp(stub_descs[id].intrinsic, "_digestBase_implCompressMB") == 0; }
+
+static void add_target(const stub_arch_ops *arch, const stub_variant *v, const void *design, const char *label)
+{
+    for (int id = 0; id < STUB_COUNT && ntargets < MAX_TARGETS; id++) {
+        if (stub_descs[id].family != v->family)
+            continue;
+        target *t = &targets[ntargets++];
+        t->arch = arch;
+        t->v = *v;
+        if (design)
+            t->v.design = design;
+        t->id = (stub_id)id;
+        snprintf(t->name, sizeof t->name, "%s %s %s%s%s%s", cpu_arch_name(arch->arch),
+                 stub_family_descs[v->family].display, v->name, is_multi_block((stub_id)id) ? " MB" : "",
+                 label ? " " : "", label ? label : "");
+    }
+}
+
+static void collect_targets(void)
+{
+    for (size_t a = 0; a < NARCHES; a++) {
+        const stub_arch_ops *arch = arches[a];
+        for (size_t i = 0; i < arch->nvariants; i++) {
+            const stub_variant *v = &arch->variants[i];
+            add_target(arch, v, NULL, NULL);
+            for (size_t d = 0; d < NDESIGNS; d++)
+                if (designs[d].arch == arch->arch && designs[d].family == v->family &&
+                    strcmp(designs[d].variant, v->name) == 0)
+                    add_target(arch, v, designs[d].design, designs[d].label);
+        }
+    }
+}
+
+/* ---- generation, on every host ----------------------------------------------------------------- */
+
+enum { CODE_ROOM = 16384 };
+
+static void generate_into(const target *t, uint8_t *code, size_t room, size_t *entry, size_t *size)
+{
+    char err[256] = "";
+    if (!t->arch->generate(&t->v, t->id, code, room, entry, size, err, sizeof err))
+        fail_msg("%s: the generator refused: %s", t->name, err);
+}
+
+/* Every target of every architecture generates, into a bounded size, with no zero word where every
+   instruction is 4 bytes (a refused AArch64 instruction leaves udf #0); a buffer too small fails. */
+static void generates_everywhere(void **state)
+{
+    stub_family family = (stub_family)(intptr_t)*state;
+    static uint8_t code[CODE_ROOM];
+    int n = 0;
+    for (size_t i = 0; i < ntargets; i++) {
+        const target *t = &targets[i];
+        if (t->v.family != family)
+            continue;
+        size_t entry = 0, size = 0;
+        memset(code, 0, sizeof code);
+        generate_into(t, code, sizeof code, &entry, &size);
+        if (size < 64 || size >= sizeof code || entry >= size)
+            fail_msg("%s: %zu bytes, entry at %zu", t->name, size, entry);
+        if (t->arch->code.insn_size == 4)
+            for (size_t w = 0; w < size; w += 4)
+                if (!code[w] && !code[w + 1] && !code[w + 2] && !code[w + 3])
+                    fail_msg("%s: word %zu is udf #0", t->name, w / 4);
+        char err[256];
+        if (t->arch->generate(&t->v, t->id, code, 32, &entry, &size, err, sizeof err))
+            fail_msg("%s: generated into 32 bytes", t->name);
+        print_message("%-44s %5zu bytes\n", t->name, size);
+        n++;
+    }
+    assert_true(n >= 2);
+}
+
+/* ---- running the stubs -------------------------------------------------------------------------- */
+
+/* Deterministic xorshift64*, so a failure replays from the printed seed. */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+/* An int argument with random upper 32 bits. */
+static uint64_t garbage_high(int32_t v) { return (rnd() & 0xFFFFFFFF00000000ULL) | (uint32_t)v; }
+
+/* len bytes that end at an unmapped page. */
+typedef struct guarded {
+    uint8_t *base, *end;
+    size_t len;
+} guarded;
+
+static guarded guarded_new(size_t len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t pages = (len + page - 1) / page + 1;
+    uint8_t *p = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED || mprotect(p + (pages - 1) * page, page, PROT_NONE) != 0)
+        fail_msg("the guarded buffer: mmap or mprotect failed");
+    return (guarded){p, p + (pages - 1) * page, pages * page};
+}
+
+static void guarded_free(guarded *g) { munmap(g->base, g->len); }
+
+typedef struct runnable {
+    codecache cc;
+    void *entry;
+} runnable;
+
+/* The target in a code cache of its own, made executable. */
+static void make_runnable(const target *t, runnable *r)
+{
+    char err[256];
+    if (!codecache_init(&r->cc, 65536, err, sizeof err))
+        fail_msg("code cache: %s", err);
+    size_t room, entry = 0, size = 0;
+    uint8_t *code = codecache_begin_stub(&r->cc, &room);
+    assert_non_null(code);
+    generate_into(t, code, room, &entry, &size);
+    const stub_mark *m = codecache_end_stub(&r->cc, stub_descs[t->id].name, t->v.name, entry, size);
+    assert_non_null(m);
+    if (!codecache_seal(&r->cc, true, err, sizeof err))
+        fail_msg("code cache: %s", err);
+    r->entry = (void *)(uintptr_t)m->entry;
+}
+
+/* The C reference of family f on the same words (b: the array, the block at b + ofs). */
+static int ref_compress(stub_family f, void *st, const uint8_t *b, int bs, int ofs, int limit, bool multi)
+{
+    switch (f) {
+    case STUB_FAMILY_SHA3:
+        if (multi)
+            return sha3_ref_compress_multi(st, b, bs, ofs, limit);
+        sha3_ref_compress(st, b + ofs, bs);
+        return 0;
+    case STUB_FAMILY_SHA1:
+        if (multi)
+            return sha1_ref_compress_multi(st, b, ofs, limit);
+        sha1_ref_compress(st, b + ofs);
+        return 0;
+    case STUB_FAMILY_SHA256:
+        if (multi)
+            return sha256_ref_compress_multi(st, b, ofs, limit);
+        sha256_ref_compress(st, b + ofs);
+        return 0;
+    case STUB_FAMILY_SHA512:
+        if (multi)
+            return sha512_ref_compress_multi(st, b, ofs, limit);
+        sha512_ref_compress(st, b + ofs);
+        return 0;
+    default: fail_msg("no C reference for family %d", (int)f);
+    }
+    return 0;
+}
+
+/* The block sizes of family f (stub_family_desc's mask), ascending; returns how many. */
+static int block_sizes(stub_family f, int sizes[32])
+{
+    int n = 0;
+    for (int k = 1; k < 32; k++)
+        if (stub_family_descs[f].block_sizes & STUB_BLOCK(8 * k))
+            sizes[n++] = 8 * k;
+    return n;
+}
+
+/* Does the stub take the block size as an argument (SHA-3: several sizes)? */
+static bool takes_block_size(stub_family f)
+{
+    int sizes[32];
+    return block_sizes(f, sizes) > 1;
+}
+
+enum { GUARD_BYTES = 16, STATE_MAX = 200, MAX_BLOCKS = 6 };
+#define GUARD_BYTE 0xa5
+
+typedef struct guarded_state {
+    _Alignas(64) uint8_t bytes[GUARD_BYTES + 64 + STATE_MAX + GUARD_BYTES];
+    uint8_t *state;
+    size_t len;
+} guarded_state;
+
+static cpu_info host_cpu;
+static bool host_known;
+
+/* The first feature of t's variant the host lacks, or NULL when it runs it. */
+static const char *host_lacks(const target *t)
+{
+    uint64_t missing = host_known ? t->v.features & ~host_cpu.features : t->v.features;
+    if (!host_known)
+        return "(the host's CPU is unknown)";
+    return missing ? cpu_first_feature_name(t->arch->arch, missing) : NULL;
+}
+
+#if defined(CHECKASM_TRAMPOLINE)
+
+static void check_target(const target *t, int trials)
+{
+    const stub_family f = t->v.family;
+    const bool multi = is_multi_block(t->id);
+    const size_t state_len = (size_t)(stub_family_descs[f].state_words * stub_family_descs[f].word_bytes);
+    int sizes[32];
+    const int nsizes = block_sizes(f, sizes);
+    runnable r;
+    make_runnable(t, &r);
+    guarded in = guarded_new((size_t)sizes[nsizes - 1] * MAX_BLOCKS);
+    checkasm_isa_init();
+    for (int s = 0; s < nsizes; s++) {
+        const int bs = sizes[s];
+        for (int k = 0; k < trials; k++) {
+            const uint64_t seed = rng_state;
+            _Alignas(8) uint8_t ref[STATE_MAX];
+            for (size_t i = 0; i < state_len; i++)
+                ref[i] = (uint8_t)rnd();
+            guarded_state g;
+            memset(g.bytes, GUARD_BYTE, sizeof g.bytes);
+            g.len = state_len;
+            g.state = g.bytes + GUARD_BYTES + (size_t)(k % 4) * (size_t)stub_family_descs[f].word_bytes;
+            memcpy(g.state, ref, state_len);
+            /* blocks and ofs; limit in the last block, at its start or end, or below ofs (one block) */
+            int nblocks = multi ? 1 + (int)(rnd() % MAX_BLOCKS) : 1;
+            int ofs = multi ? (int)(rnd() % 1000) : 0;
+            int last = ofs + (nblocks - 1) * bs, limit = last + (int)(rnd() % (uint64_t)bs);
+            if (multi && k % 8 == 1)
+                limit = last;
+            if (multi && k % 8 == 2)
+                limit = last + bs - 1;
+            if (multi && k % 8 == 3) {
+                nblocks = 1;
+                limit = ofs - 1 - (int)(rnd() % 2000);
+            }
+            uint8_t *buf = in.end - nblocks * bs;
+            for (int i = 0; i < nblocks * bs; i++)
+                buf[i] = (uint8_t)rnd();
+            int want = ref_compress(f, ref, buf - ofs, bs, ofs, limit, multi);
+            uint64_t a2 = takes_block_size(f) ? garbage_high(bs) : garbage_high(ofs);
+            uint64_t a3 = takes_block_size(f) ? garbage_high(ofs) : garbage_high(limit);
+            uint64_t a4 = takes_block_size(f) ? garbage_high(limit) : rnd();
+            uint32_t clobbered = 0;
+            uint64_t ret = checkasm_call(r.entry, (uint64_t)(uintptr_t)buf, (uint64_t)(uintptr_t)g.state, a2, a3, a4,
+                                         &clobbered);
+            char names[192];
+            if (clobbered)
+                fail_msg("%s, block size %d (seed %#llx): failed to preserve%s", t->name, bs,
+                         (unsigned long long)seed, checkasm_clobber_names(clobbered, names, sizeof names));
+            for (const uint8_t *p = g.bytes; p < g.bytes + sizeof g.bytes; p++)
+                if ((p < g.state || p >= g.state + g.len) && *p != GUARD_BYTE)
+                    fail_msg("%s, block size %d (seed %#llx): wrote outside the state", t->name, bs,
+                             (unsigned long long)seed);
+            for (size_t i = 0; i < state_len; i++)
+                if (g.state[i] != ref[i])
+                    fail_msg("%s, block size %d, %d block(s), ofs %d, limit %d (seed %#llx): state byte %zu is "
+                             "%02x, the C reference says %02x", t->name, bs, nblocks, ofs, limit,
+                             (unsigned long long)seed, i, g.state[i], ref[i]);
+            if (multi && (int32_t)ret != want)
+                fail_msg("%s, block size %d, ofs %d, limit %d: returned ofs %d, want %d", t->name, bs, ofs, limit,
+                         (int32_t)ret, want);
+        }
+    }
+    guarded_free(&in);
+    codecache_release(&r.cc);
+}
+
+/* Where the host lacks a feature of the variant, its single-block stub dies of SIGILL. */
+static void check_sigill(const target *t)
+{
+    runnable r;
+    make_runnable(t, &r);
+    fflush(stdout);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGILL, SIG_DFL);
+        static uint64_t st[25];
+        static uint8_t buf[168];
+        checkasm_call(r.entry, (uint64_t)(uintptr_t)buf, (uint64_t)(uintptr_t)st, 136, 0, 0, &(uint32_t){0});
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGILL)
+        fail_msg("%s: ran on a CPU without %s (%s)", t->name, host_lacks(t),
+                 WIFSIGNALED(status) ? "another signal" : "it returned");
+    codecache_release(&r.cc);
+}
+
+#endif /* CHECKASM_TRAMPOLINE */
+
+/* One target of the host's architecture: against the reference where the host runs it, else SIGILL. */
+static void runs_as_reference(void **state)
+{
+    const target *t = *state;
+    const char *lack = host_lacks(t);
+    if (lack) {
+#if defined(CHECKASM_TRAMPOLINE)
+        if (!is_multi_block(t->id)) {
+            check_sigill(t);
+            print_message("%s needs %s, which this CPU does not have: it dies of SIGILL here\n", t->name, lack);
+        }
+#endif
+        print_message("skipped: %s needs %s, which this CPU does not have\n", t->name, lack);
+        skip();
+    }
+#if defined(CHECKASM_TRAMPOLINE)
+    check_target(t, takes_block_size(t->v.family) ? 40 : 64); /* per block size: SHA-3 has five */
+#else
+    print_message("skipped: no trampoline for this host\n");
+    skip();
+#endif
+}
+
+/* ---- --bench ------------------------------------------------------------------------------------ */
+
+static double now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* OpenSSL's digest of each family (fed whole blocks by EVP_DigestUpdate, compressed as they come). */
+static const EVP_MD *openssl_md(stub_family f)
+{
+    switch (f) {
+    case STUB_FAMILY_SHA3: return EVP_sha3_256();
+    case STUB_FAMILY_SHA1: return EVP_sha1();
+    case STUB_FAMILY_SHA256: return EVP_sha256();
+    case STUB_FAMILY_SHA512: return EVP_sha512();
+    default: return NULL;
+    }
+}
+
+static int bench(const char *only)
+{
+#if defined(CHECKASM_TRAMPOLINE)
+    enum { BYTES = 16384, REPS = 100, TRIALS = 5 };
+    static uint8_t in[BYTES + 168];
+    for (size_t i = 0; i < sizeof in; i++)
+        in[i] = (uint8_t)rnd();
+    printf("%-36s %10s %10s %9s %10s %10s\n", "multi-block stub (16 KiB calls)", "ns/block", "C ref", "vs C ref",
+           "OpenSSL", "vs OpenSSL");
+    for (size_t i = 0; i < ntargets; i++) {
+        const target *t = &targets[i];
+        const stub_family f = t->v.family;
+        if (t->arch->arch != cpu_host_arch() || !is_multi_block(t->id) ||
+            (only && strcmp(only, stub_family_descs[f].display) != 0))
+            continue;
+        if (host_lacks(t)) {
+            printf("%-36s skipped: needs %s\n", t->name, host_lacks(t));
+            continue;
+        }
+        int sizes[32];
+        block_sizes(f, sizes);
+        /* SHA-3: SHA3-256's rate; the others their one size */
+        const int bs = takes_block_size(f) ? 136 : sizes[0], blocks = BYTES / bs, limit = (blocks - 1) * bs;
+        runnable r;
+        make_runnable(t, &r);
+        uint64_t st[25] = {0};
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+        if (!ctx || EVP_DigestInit_ex(ctx, openssl_md(f), NULL) != 1) {
+            fprintf(stderr, "bench: OpenSSL has no %s\n", stub_family_descs[f].display);
+            return 1;
+        }
+        double best_stub = 1e30, best_ref = 1e30, best_ossl = 1e30;
+        for (int trial = 0; trial < TRIALS; trial++) {
+            double t0 = now_ns();
+            for (int rep = 0; rep < REPS; rep++) {
+                if (takes_block_size(f))
+                    ((int32_t(*)(const uint8_t *, void *, int32_t, int32_t, int32_t))r.entry)(in, st, bs, 0, limit);
+                else
+                    ((int32_t(*)(const uint8_t *, void *, int32_t, int32_t))r.entry)(in, st, 0, limit);
+            }
+            double t1 = now_ns();
+            for (int rep = 0; rep < REPS; rep++)
+                ref_compress(f, st, in, bs, 0, limit, true);
+            double t2 = now_ns();
+            for (int rep = 0; rep < REPS; rep++)
+                EVP_DigestUpdate(ctx, in, (size_t)blocks * (size_t)bs);
+            double t3 = now_ns();
+            best_stub = t1 - t0 < best_stub ? t1 - t0 : best_stub;
+            best_ref = t2 - t1 < best_ref ? t2 - t1 : best_ref;
+            best_ossl = t3 - t2 < best_ossl ? t3 - t2 : best_ossl;
+        }
+        EVP_MD_CTX_free(ctx);
+        double stub_ns = best_stub / (REPS * blocks), ref_ns = best_ref / (REPS * blocks);
+        double ossl_ns = best_ossl / (REPS * blocks);
+        printf("%-36s %10.1f %10.1f %8.2fx %10.1f %9.2fx   (%d-byte blocks, %.2f ns/byte)\n", t->name, stub_ns,
+               ref_ns, ref_ns / stub_ns, ossl_ns, ossl_ns / stub_ns, bs, stub_ns / bs);
+        codecache_release(&r.cc);
+    }
+    return 0;
+#else
+    (void)only;
+    fprintf(stderr, "test_checkasm --bench: no trampoline for this host's architecture\n");
+    return 1;
+#endif
+}
+
+/* ---- main --------------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    flags_init(flags_host_arch()); /* the generators read a few flags (PreserveFramePointer) */
+    host_known = cpu_detect_host(&host_cpu);
+    collect_targets();
+    if (argc > 1 && strcmp(argv[1], "--bench") == 0)
+        return bench(argc > 2 ? argv[2] : NULL);
+    if (argc > 1 && strcmp(argv[1], "--list") == 0) {
+        for (size_t i = 0; i < ntargets; i++)
+            printf("%s%s\n", targets[i].name,
+                   targets[i].arch->arch != cpu_host_arch() ? " (generation only)"
+                   : host_lacks(&targets[i])              ? " (the host lacks it)"
+                                                          : "");
+        return 0;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "usage: test_checkasm [--bench [FAMILY] | --list]\n");
+        return 2;
+    }
+    int failed = 0;
+    for (int f = 0; f < STUB_FAMILY_COUNT; f++) {
+        static struct CMUnitTest tests[1 + MAX_TARGETS];
+        size_t n = 0;
+        tests[n++] = (struct CMUnitTest){"generates on every architecture", generates_everywhere, NULL, NULL,
+                                         (void *)(intptr_t)f};
+        for (size_t i = 0; i < ntargets; i++)
+            if (targets[i].v.family == (stub_family)f && targets[i].arch->arch == cpu_host_arch())
+                tests[n++] = (struct CMUnitTest){targets[i].name, runs_as_reference, NULL, NULL, &targets[i]};
+        char group[64];
+        snprintf(group, sizeof group, "checkasm %s", stub_family_descs[f].display);
+        failed += _cmocka_run_group_tests(group, tests, n, NULL, NULL);
+    }
+    return failed;
+}
