@@ -15,7 +15,9 @@
 #include "flags.h"
 
 #define MVM_NAME    "minivm"
-#define MVM_VERSION "0.1.0"
+#ifndef MVM_VERSION
+#error "MVM_VERSION comes from meson.build (the project's version)"
+#endif
 
 /* minivm's JAVA_TOOL_OPTIONS: options read before the command line ({environment}) */
 #define MVM_TOOL_OPTIONS "MINIVM_TOOL_OPTIONS"

@@ -35,12 +35,9 @@ typedef struct cli_case {
     const char *err;      /* expected stderr */
 } cli_case;
 
-#define FATAL_TAIL "Error: Could not create the minivm.\nError: A fatal exception has occurred. Program will exit.\n"
-#define VERSION                                          \
-    "minivm version \"0.1.0\"\n"                         \
-    "minivm Runtime Environment (build 0.1.0)\n"         \
-    "minivm 64-Bit VM (build 0.1.0, interpreted mode)\n"
-#define USAGE_HEAD "Usage: minivm [options] <program.mva> [args...]\n"
+#define FATAL_TAIL TU_FATAL_TAIL
+#define VERSION TU_VERSION
+#define USAGE_HEAD TU_USAGE_HEAD
 
 static const char ret42[] =
     "module T\n"
@@ -393,9 +390,7 @@ static void run_case(void **state)
         unlink(p.prog);
     if (p.data[0])
         unlink(p.data);
-    tu_expect_status(&r, c->status);
-    tu_expect_text_keys("stdout", r.out, c->out_mode, c->out, keys);
-    tu_expect_text_keys("stderr", r.err, c->err_mode, c->err, keys);
+    tu_expect_run(&r, c->status, c->out_mode, c->out, c->err_mode, c->err, keys);
     for (size_t i = 0; i < 8; i++)
         free(argv[i]);
     tu_result_free(&r);

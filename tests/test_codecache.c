@@ -711,10 +711,7 @@ static void generation_failure_warns_once_and_runs_interpreted(void **state)
 /* ---- 5. -XX:+PrintStubCode ---------------------------------------------------------------------- */
 
 #define UNLOCK "-XX:+UnlockDiagnosticVMOptions"
-#define VERSION_TEXT                                     \
-    "minivm version \"0.1.0\"\n"                         \
-    "minivm Runtime Environment (build 0.1.0)\n"         \
-    "minivm 64-Bit VM (build 0.1.0, interpreted mode)\n"
+#define VERSION_TEXT TU_VERSION
 
 /* Check one stub's listing starting at *s: header, size/4 instruction lines, an empty line. */
 static void expect_stub_listing(const char **s, const char *name, bool disassembled)

@@ -429,9 +429,7 @@ static void run_case(void **state)
     }
     tu_result r = tu_run((const char *const *)argv, in, 120);
     char *want_out = expand(c->out), *want_err = expand(c->err);
-    tu_expect_status(&r, c->status);
-    tu_expect_text("stdout", r.out, c->out_mode, want_out);
-    tu_expect_text("stderr", r.err, TU_EXACT, want_err);
+    tu_expect_run(&r, c->status, c->out_mode, want_out, TU_EXACT, want_err, NULL);
     free(want_out);
     free(want_err);
     free(in);

@@ -51,12 +51,9 @@
 #define ZEN4   "-XX:EmulateCPU=zen4"
 
 /* -version prints to stderr, after the start-up warnings (as java -version) */
-#define VERSION                                          \
-    "minivm version \"0.1.0\"\n"                         \
-    "minivm Runtime Environment (build 0.1.0)\n"         \
-    "minivm 64-Bit VM (build 0.1.0, interpreted mode)\n"
+#define VERSION TU_VERSION
 
-#define WARN(text) "minivm 64-Bit VM warning: " text "\n"
+#define WARN(text) TU_WARNING(text)
 #define W_SHA    WARN("SHA instructions are not available on this CPU")
 #define W_SHA1   WARN("Intrinsics for SHA-1 crypto hash functions not available on this CPU.")
 #define W_SHA256 WARN("Intrinsics for SHA-224 and SHA-256 crypto hash functions not available on this CPU.")

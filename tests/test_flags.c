@@ -40,17 +40,10 @@ typedef struct flag_case {
     const char *err;      /* expected stderr */
 } flag_case;
 
-#define FATAL_TAIL "Error: Could not create the minivm.\nError: A fatal exception has occurred. Program will exit.\n"
-#define VERSION                                          \
-    "minivm version \"0.1.0\"\n"                         \
-    "minivm Runtime Environment (build 0.1.0)\n"         \
-    "minivm 64-Bit VM (build 0.1.0, interpreted mode)\n"
-#define DIAGNOSTIC_LOCKED(name)                                                                          \
-    "Error: VM option '" name "' is diagnostic and must be enabled via -XX:+UnlockDiagnosticVMOptions.\n" \
-    "Error: The unlock option must precede '" name "'.\n"
-#define EXPERIMENTAL_LOCKED(name)                                                                            \
-    "Error: VM option '" name "' is experimental and must be enabled via -XX:+UnlockExperimentalVMOptions.\n" \
-    "Error: The unlock option must precede '" name "'.\n"
+#define FATAL_TAIL TU_FATAL_TAIL
+#define VERSION TU_VERSION
+#define DIAGNOSTIC_LOCKED(name) TU_DIAGNOSTIC_LOCKED(name)
+#define EXPERIMENTAL_LOCKED(name) TU_EXPERIMENTAL_LOCKED(name)
 #define PICKED_UP "Picked up MINIVM_TOOL_OPTIONS: "
 
 #define UNLOCK       "-XX:+UnlockDiagnosticVMOptions"
@@ -444,9 +437,7 @@ static void run_case(void **state)
     if (p.file[0])
         unlink(p.file);
     unlink(p.prog);
-    tu_expect_status(&r, c->status);
-    tu_expect_text_keys("stdout", r.out, c->out_mode, c->out, keys);
-    tu_expect_text_keys("stderr", r.err, c->err_mode, c->err, keys);
+    tu_expect_run(&r, c->status, c->out_mode, c->out, c->err_mode, c->err, keys);
     for (size_t i = 0; i < 12; i++)
         free(argv[i]);
     free(env);

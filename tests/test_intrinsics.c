@@ -854,10 +854,8 @@ static void check_list_as_hotspot(void **state)
 
 /* ---- the launcher ----------------------------------------------------------------------------- */
 
-#define FATAL_TAIL "Error: Could not create the minivm.\nError: A fatal exception has occurred. Program will exit.\n"
-#define DIAGNOSTIC_LOCKED(name)                                                                          \
-    "Error: VM option '" name "' is diagnostic and must be enabled via -XX:+UnlockDiagnosticVMOptions.\n" \
-    "Error: The unlock option must precede '" name "'.\n"
+#define FATAL_TAIL TU_FATAL_TAIL
+#define DIAGNOSTIC_LOCKED(name) TU_DIAGNOSTIC_LOCKED(name)
 #define UNRECOGNIZED(id) "Unrecognized intrinsic detected in DisableIntrinsic: " id "\n" FATAL_TAIL
 #define UNLOCK  "-XX:+UnlockDiagnosticVMOptions"
 #define PRINT   "-XX:+PrintIntrinsics"

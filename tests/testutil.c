@@ -298,3 +298,12 @@ void tu_expect_status(const tu_result *r, int status)
         fail_msg("exit status %d, expected %d\n--- stdout ---\n%.4000s\n--- stderr ---\n%.4000s", r->status, status,
                  r->out, r->err);
 }
+
+void tu_expect_run(const tu_result *r, int status, int out_mode, const char *out, int err_mode, const char *err,
+                   const tu_key *keys)
+{
+    static const tu_key none[] = {{NULL, NULL}};
+    tu_expect_status(r, status);
+    tu_expect_text_keys("stdout", r->out, out_mode, out, keys ? keys : none);
+    tu_expect_text_keys("stderr", r->err, err_mode, err, keys ? keys : none);
+}

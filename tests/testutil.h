@@ -77,4 +77,24 @@ void tu_expect_text_keys(const char *what, const char *got, int mode, const char
    (at most 4000 bytes of each). */
 void tu_expect_status(const tu_result *r, int status);
 
+/* A CLI case's whole verdict: the status, then stdout and stderr under their modes, with the
+   placeholders of keys replaced in the expected texts (keys may be NULL). */
+void tu_expect_run(const tu_result *r, int status, int out_mode, const char *out, int err_mode, const char *err,
+                   const tu_key *keys);
+
+/* The launcher's texts the CLI tests expect (MVM_VERSION: meson.build's version). */
+#define TU_FATAL_TAIL "Error: Could not create the minivm.\nError: A fatal exception has occurred. Program will exit.\n"
+#define TU_VERSION                                       \
+    "minivm version \"" MVM_VERSION "\"\n"              \
+    "minivm Runtime Environment (build " MVM_VERSION ")\n" \
+    "minivm 64-Bit VM (build " MVM_VERSION ", interpreted mode)\n"
+#define TU_USAGE_HEAD "Usage: minivm [options] <program.mva> [args...]\n"
+#define TU_DIAGNOSTIC_LOCKED(name)                                                                       \
+    "Error: VM option '" name "' is diagnostic and must be enabled via -XX:+UnlockDiagnosticVMOptions.\n" \
+    "Error: The unlock option must precede '" name "'.\n"
+#define TU_EXPERIMENTAL_LOCKED(name)                                                                         \
+    "Error: VM option '" name "' is experimental and must be enabled via -XX:+UnlockExperimentalVMOptions.\n" \
+    "Error: The unlock option must precede '" name "'.\n"
+#define TU_WARNING(text) "minivm 64-Bit VM warning: " text "\n"
+
 #endif
