@@ -81,7 +81,7 @@ class GuestInstructionCount(unittest.TestCase):
     """The QEMU log counter on a log in QEMU 7.2's format (-d in_asm,exec,nochain)."""
 
     def test_count(self):
-        import runner
+        from mdbench import qemu
         log = [
             "IN: \n", "0x0000005500000f10:  d503201f  nop      \n", "0x0000005500000f14:  d280001d  movz x29, #0\n",
             "0x0000005500000f18:  14000002  b #0x8\n", "\n",
@@ -93,7 +93,7 @@ class GuestInstructionCount(unittest.TestCase):
             "IN: \n", "0x0000005500000f20:  d503201f  nop\n", "0x0000005500000f24:  d65f03c0  ret\n", "\n",
             "Trace 0: 0x7f3a70000400 [0000000001009331/0000005500000f20/00000001/00000200] \n",
         ]
-        self.assertEqual(runner.count_log(log), 3 + 1 + 3 + 0 + 2)
+        self.assertEqual(qemu.count_log(log), 3 + 1 + 3 + 0 + 2)
 
 
 class QuickRun(unittest.TestCase):
@@ -160,7 +160,25 @@ class QuickRun(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertRegex(r.stdout, r"fastest stub: \S+ [0-9.]+ ops/ms")
         self.assertRegex(r.stdout, r"implies: .*UseSHA3Intrinsics=true, UseSIMDForSHA3Intrinsic=(true|false)")
-        self.assertRegex(r.stdout, r'(?m)^    \{.*(true|false)')  # the row, as the ergonomics table's C
+        # the row is a line of the policy table's data: the generator the build runs takes it
+        arch = "x86_64" if os.uname().machine == "x86_64" else "aarch64"
+        rows = [l for l in r.stdout.splitlines() if "\t" in l]
+        self.assertEqual(len(rows), 1, r.stdout)
+        with open(os.path.join(ROOT, "stubs", arch, "sha3_rows.tsv")) as f:
+            table = f.read().splitlines()
+        with tempfile.TemporaryDirectory() as tmp:
+            tsv, inc = os.path.join(tmp, "sha3_rows.tsv"), os.path.join(tmp, "rows.inc")
+            # above the last line (x86-64), or above the last line of the row's policy (AArch64)
+            at = len(table) - 1
+            if arch == "aarch64":
+                at = max(i for i, l in enumerate(table) if l.split("\t")[0] == rows[0].split("\t")[0])
+            with open(tsv, "w") as f:
+                f.write("\n".join(table[:at] + rows + table[at:]) + "\n")
+            g = subprocess.run([sys.executable, os.path.join(ROOT, "stubs", "policy_rows.py"), arch, tsv, inc],
+                               capture_output=True, text=True)
+            self.assertEqual(g.returncode, 0, g.stderr)
+            with open(inc) as f:
+                self.assertIn("measured: " + os.path.basename(files[0]), f.read())
 
     def test_tables_printed(self):
         out = self.result.stdout

@@ -36,26 +36,13 @@ typedef struct sha3_policy {
     const sha3_policy_row *rows;
 } sha3_policy;
 
-/* JDK-8359256 (the newest): SIMD only on Apple silicon, where it is faster;
-   elsewhere the GPR stub is the SHA-3 intrinsic (when enabled). */
-static const sha3_policy_row rows_8359256[] = {
-    /* implementer       UseSHA3Intrinsics  UseSIMDForSHA3Intrinsic */
-    {0x61 /* Apple */,   true,              true,
-     "measured: the JDK-8359256 thread's MessageDigests on Apple M1 (SIMD +41 %, GPR +8 % over C2); "
-     "on M4 the same thread measured GPR +30 % over SIMD +21 %, so the row is inferred there"},
-    {ANY_IMPLEMENTER,    false,             false,
-     "measured: the JDK-8359256 thread on Neoverse V1/V2 (SIMD -39 %/-45 %, GPR +16 %/+13 % over C2); "
-     "inferred for every other implementer"},
-};
-
-/* JDK 26 before JDK-8359256: SHA-3 intrinsic on by default on Apple (and
-   Qualcomm since JDK 26), always the SIMD stub unless told otherwise. */
-static const sha3_policy_row rows_jdk26[] = {
-    /* implementer        UseSHA3Intrinsics  UseSIMDForSHA3Intrinsic */
-    {0x61 /* Apple */,    true,              true,  "HotSpot JDK 26's rule (vm_version_aarch64.cpp), as shipped"},
-    {0x51 /* Qualcomm */, true,              true,  "HotSpot JDK 26's rule (vm_version_aarch64.cpp), as shipped"},
-    {ANY_IMPLEMENTER,     false,             true,  "HotSpot JDK 26's rule (vm_version_aarch64.cpp), as shipped"},
-};
+/* The rows are data: stubs/aarch64/sha3_rows.tsv, one SHA3_ROWS_<policy> each.
+   JDK-8359256 (the newest): SIMD only on Apple silicon, where it is faster; elsewhere the GPR stub is
+   the SHA-3 intrinsic (when enabled). JDK 26 before JDK-8359256: the intrinsic on by default on Apple
+   (and Qualcomm since JDK 26), always the SIMD stub unless told otherwise. */
+#include "sha3_rows_aarch64.inc"
+static const sha3_policy_row rows_8359256[] = {SHA3_ROWS_JDK_8359256};
+static const sha3_policy_row rows_jdk26[] = {SHA3_ROWS_JDK26};
 
 static const sha3_policy policies[] = {
     {"JDK-8359256", false, rows_8359256},

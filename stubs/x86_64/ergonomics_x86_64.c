@@ -42,17 +42,7 @@ typedef struct sha3_row {
 /* The first matching row gives the defaults (applied only while a flag is still
    at its default: a user's choice always wins). The last row matches every CPU. */
 static const sha3_row minivm_rows[] = {
-    /* vendor          family        avx512  SHA3   SIMD: lanes  rows */
-    {"GenuineIntel", 6, 6,           true,   true,  true,        true,
-     "measured: docs/measurements/messagedigests-emerald-rapids-20261201.json (sh scripts/bench -f 2, Xeon "
-     "family 6 model 207, Emerald Rapids): lanes 32 % ahead of GPR; rows level with GPR (kept true: inside "
-     "the noise, and HotSpot's choice); docs/PERFORMANCE.md"},
-    {"AuthenticAMD", 0x19, 0x1a,     true,   true,  true,        false,
-     "inferred: llvm-mca znver4/znver5 (lanes 38.0 cycles a round, GPR 42.3; its lanes and GPR figures "
-     "matched Emerald Rapids' measured ones); rows: CRYPTOGAMS keccak1600 (Zen 4: zmm rows 8.3 c/B, scalar 7.6)"},
-    {NULL, 0, 0xffffffffu,           false,  true,  false,       false,
-     "measured: the AVX2 stub behind GPR on Xeon 6/207 with UseAVX=2 (docs/PERFORMANCE.md); inferred for "
-     "AVX2-only CPUs (llvm-mca: GPR ahead on Zen 3, level on Haswell)"},
+#include "sha3_rows_x86_64.inc" /* stubs/x86_64/sha3_rows.tsv */
 };
 
 static const sha3_row *minivm_row(const cpu_info *cpu, bool evex)

@@ -1,0 +1,112 @@
+"""bench/mdbench/configs.py — the configurations: the built-ins (asked of the VM, the host and
+PATH) and the user's --config; each a named command that runs MessageDigests."""
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+from .common import ROOT, wrapper
+
+
+def is_sha3(name):
+    return name.startswith("SHA3-")
+
+
+# "  SHA-3   gpr   gpr   runs   -XX:+UseSHA3Intrinsics ...": family, name, kind, runs or why not, options
+VARIANT_LINE = re.compile(r"^\s+(\S+)\s+(\S+)\s+(gpr|simd|crypto)\s+(runs|no: \S.*?)\s{2,}(-XX:.*)$")
+# PrintStubVariants' family column -> (the configuration name's prefix, the digests it is about)
+FAMILIES = {
+    "SHA-3": (None, is_sha3),
+    "SHA-1": ("sha1", lambda n: n == "SHA-1"),
+    "SHA-256": ("sha256", lambda n: n in ("SHA-224", "SHA-256", "SHA-256-JDK15")),
+    "SHA-512": ("sha512", lambda n: n in ("SHA-384", "SHA-512", "SHA-512/224", "SHA-512/256")),
+}
+INTERPRETED = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512",
+                                                                                          "SHA3")]
+
+class Config:
+    """A configuration: a name and the command that runs MessageDigests under it."""
+
+    def __init__(self, name, kind, command, options, note="", only=None, stub_kind=None):
+        self.name = name
+        self.kind = kind        # "minivm", "native", "java"
+        self.stub_kind = stub_kind  # a stub variant's kind (PrintStubVariants: gpr, simd, crypto), else None
+        self.command = command  # argv before the benchmark's own arguments
+        self.options = options  # the VM options (what JMH's JSON calls jvmArgs)
+        self.note = note
+        self.only = only        # None: every algorithm; else the algorithms it is about (a predicate)
+
+    def runs(self, name):
+        return self.only is None or self.only(name)
+
+def discover(args):
+    """The configurations: built-ins (asked of the VM and of the host) and the user's."""
+    minivm = os.path.join(args.build, "minivm")
+    native = os.path.join(args.build, "bench", "digest_native")
+    mva = os.path.join(ROOT, "bench", "MessageDigests.mva")
+    if not os.path.exists(minivm):
+        sys.exit(f"bench: {minivm} is not built (meson compile -C {os.path.relpath(args.build, ROOT)})")
+    base = wrapper(args) + [minivm]
+    configs, skipped = [], []
+    configs.append(Config("interpreted", "minivm", base + INTERPRETED + [mva], INTERPRETED))
+    listing = subprocess.run(base + ["-XX:+PrintStubVariants", "-version"], capture_output=True, text=True)
+    for line in listing.stdout.splitlines():
+        m = VARIANT_LINE.match(line)
+        if not m or m.group(1) not in FAMILIES:
+            continue
+        family, options = FAMILIES[m.group(1)], m.group(5).split()
+        name = m.group(2) if family[0] is None else f"{family[0]}-{m.group(2)}"
+        if m.group(4) == "runs":
+            configs.append(Config(name, "minivm", base + options + [mva], options, only=family[1],
+                                  stub_kind=m.group(3)))
+        else:
+            skipped.append((name, m.group(4).replace("no: ", "the CPU lacks it: ")))
+    if os.path.exists(native):
+        configs.append(Config("C-ref", "native", wrapper(args) + [native, "ref"], [], "stubs/sha3_ref.c, sha2_ref.c, in-process"))
+        probe = subprocess.run(wrapper(args) + [native, "openssl", "-i", "1", "-r", "1", "-wi", "0",
+                                                "-p", "length=1", "-p", "digesterName=SHA3-256", "digest"],
+                               capture_output=True, text=True)
+        if probe.returncode == 0:
+            configs.append(Config("OpenSSL", "native", wrapper(args) + [native, "openssl"], [], "EVP, in-process"))
+        else:
+            skipped.append(("OpenSSL", probe.stderr.strip() or "digest_native openssl failed"))
+    else:
+        skipped.append(("C-ref, OpenSSL", f"{native} is not built"))
+    java = shutil.which("java")
+    src = os.path.join(ROOT, "bench", "MessageDigests.java")
+    if args.qemu_cpu or args.no_java or not java:
+        why = "--qemu-cpu" if args.qemu_cpu else "--no-java" if args.no_java else "no java on PATH"
+        skipped.append(("java-C2, java-Xint", why))
+    else:
+        c2 = ["-XX:+UnlockDiagnosticVMOptions", "-XX:-UseSHA3Intrinsics"]
+        jdk = lambda n: n != "SHA-256-JDK15"  # noqa: E731 (minivm's name: the JDK has no such digest)
+        configs.append(Config("java-C2", "java", [java] + c2 + [src], c2,
+                              "HotSpot C2: its SHA-1/SHA-2 intrinsics, not the SHA-3 one", only=jdk))
+        none = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512")]
+        configs.append(Config("java-C2-nointrinsics", "java", [java] + none + [src], none,
+                              "HotSpot C2 without the SHA-1/SHA-2 intrinsics",
+                              only=lambda n: jdk(n) and not is_sha3(n)))
+        configs.append(Config("java-Xint", "java", [java, "-Xint", src], ["-Xint"], "HotSpot's interpreter", only=jdk))
+    for spec in args.config:
+        name, eq, options = spec.partition("=")
+        if not eq or not name or any(c.name == name for c in configs):
+            sys.exit(f"bench: bad --config {spec!r}: expected a new NAME='-XX:... -XX:...'")
+        opts = shlex.split(options)
+        configs.append(Config(name, "minivm", base + opts + [mva], opts, "--config"))
+    if args.only:
+        wanted = args.only.split(",")
+        unknown = [w for w in wanted if w not in [c.name for c in configs]]
+        if unknown:
+            sys.exit(f"bench: --only names {', '.join(unknown)}, which this host does not have "
+                     f"(it has {', '.join(c.name for c in configs)})")
+        configs = [c for c in configs if c.name in wanted or c.name == args.baseline]
+    # a configuration about other digests than the ones asked for has nothing to run
+    for c in [c for c in configs if not any(c.runs(n) for n in args.params["digesterName"])]:
+        skipped.append((c.name, "not about " + ", ".join(args.params["digesterName"])))
+    configs = [c for c in configs if any(c.runs(n) for n in args.params["digesterName"])]
+    if args.baseline not in [c.name for c in configs]:
+        sys.exit(f"bench: the baseline {args.baseline} is not a configuration here")
+    return configs, skipped
