@@ -65,8 +65,9 @@
       "minivm: with SHA3IntrinsicPolicy=measure, print each candidate SHA-3 stub's time and the choice " \
       "(PrintFlagsFinal prints it too)")                                                                    \
     F(bool, PrintStubVariants, false, DIAGNOSTIC, NONE, NO_RANGE,                                         \
-      "minivm: print every stub variant, whether this host's CPU runs it (else the feature it lacks) "    \
-      "and the VM options that select it")                                                                \
+      "minivm: print the host architecture's stub variant table: each variant's kind (gpr, simd, "       \
+      "crypto), whether this host's CPU runs it (else the feature it lacks) and the VM options that "    \
+      "select it")                                                                                        \
     /* ---- code generation ---------------------------------------------------------------------- */   \
     F(bool, UseCompiler, true, PRODUCT, NONE, NO_RANGE,                                                   \
       "Use Just-In-Time compilation. minivm: false (also set by -Xint) means no machine-code stub "       \

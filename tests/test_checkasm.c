@@ -441,7 +441,7 @@ static int bench(const char *only)
     static uint8_t in[BYTES + 168];
     for (size_t i = 0; i < sizeof in; i++)
         in[i] = (uint8_t)rnd();
-    printf("%-36s %10s %10s %9s %10s %10s\n", "multi-block stub (16 KiB calls)", "ns/block", "C ref", "vs C ref",
+    printf("%-54s %10s %10s %9s %10s %10s\n", "multi-block stub (16 KiB calls)", "ns/block", "C ref", "vs C ref",
            "OpenSSL", "vs OpenSSL");
     for (size_t i = 0; i < ntargets; i++) {
         const target *t = &targets[i];
@@ -450,7 +450,7 @@ static int bench(const char *only)
             (only && strcmp(only, stub_family_descs[f].display) != 0))
             continue;
         if (host_lacks(t)) {
-            printf("%-36s skipped: needs %s\n", t->name, host_lacks(t));
+            printf("%-54s skipped: needs %s\n", t->name, host_lacks(t));
             continue;
         }
         int sizes[32];
@@ -488,7 +488,7 @@ static int bench(const char *only)
         EVP_MD_CTX_free(ctx);
         double stub_ns = best_stub / (REPS * blocks), ref_ns = best_ref / (REPS * blocks);
         double ossl_ns = best_ossl / (REPS * blocks);
-        printf("%-36s %10.1f %10.1f %8.2fx %10.1f %9.2fx   (%d-byte blocks, %.2f ns/byte)\n", t->name, stub_ns,
+        printf("%-54s %10.1f %10.1f %8.2fx %10.1f %9.2fx   (%d-byte blocks, %.2f ns/byte)\n", t->name, stub_ns,
                ref_ns, ref_ns / stub_ns, ossl_ns, ossl_ns / stub_ns, bs, stub_ns / bs);
         codecache_release(&r.cc);
     }
