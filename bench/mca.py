@@ -29,9 +29,6 @@ X86_MODELS = [("haswell", "haswell"), ("skylake-avx512", "skylake-avx512"), ("ic
               ("sapphirerapids", "sapphire-rapids"), ("sapphirerapids", "emerald-rapids"),
               ("sierraforest", "sierra-forest"), ("znver3", "zen3"), ("znver4", "zen4"), ("znver5", "zen5")]
 
-AARCH64_VARIANTS = [("simd", "simd", "sha3"), ("gpr", "gpr", None), ("gpr-spill", "gpr-spill", None)]
-X86_VARIANTS = [("gpr", "x64-gpr", "bmi2"), ("gpr-nobmi", "x64-gpr-nobmi", None), ("avx2", "x64-avx2", "avx2"),
-                ("avx512", "x64-avx512", "avx512bw"), ("avx512-lanes", "x64-avx512-lanes", "avx512vl")]
 
 # What was measured: the fastest stub and the figures (MessageDigests.digest SHA3-512 at
 # 16 KiB against C2 without the intrinsic), from the JDK-8359256 review thread
@@ -56,9 +53,20 @@ def _tool(*names):
     return None
 
 
+def variants_of(words):
+    """The SHA-3 variants of every architecture's table (sha3_round_words --list): per architecture,
+    (name, the features it executes, its settings as -XX: options), best first."""
+    out = subprocess.run([words, "--list"], capture_output=True, text=True, check=True).stdout
+    table = {}
+    for line in out.splitlines():
+        arch, name, features, *options = line.split()
+        table.setdefault(arch, []).append((name, [] if features == "-" else features.split(","), options))
+    return table
+
+
 def round_asm(words, variant, arch, tmp):
     """The variant's round as assembly text (llvm-mc's disassembly of the generator's bytes)."""
-    raw = subprocess.run([words, variant], capture_output=True, text=True, check=True).stdout
+    raw = subprocess.run([words, arch, variant], capture_output=True, text=True, check=True).stdout
     triple = ["-triple=aarch64", "-mattr=+sha3"] if arch == "aarch64" else ["-triple=x86_64"]
     asm = subprocess.run(["llvm-mc", "--disassemble"] + triple, input=raw, capture_output=True, text=True,
                          check=True).stdout
@@ -76,21 +84,26 @@ def cycles(mca, arch, cpu, path):
     return int(m.group(1)) / 200.0 if r.returncode == 0 and m else None
 
 
-def vm_query(minivm, name, *extra):
-    """What minivm's ergonomics give the catalog CPU: its features and the SHA-3 stub they pick."""
+def holds(option, flags):
+    """Does one -XX: option hold in a PrintFlagsFinal listing?"""
+    o = option[len("-XX:"):]
+    if o[0] in "+-":
+        return flags.get(o[1:]) == ("true" if o[0] == "+" else "false")
+    name, _, value = o.partition("=")
+    return flags.get(name) == value
+
+
+def vm_query(minivm, name, variants, *extra):
+    """What minivm's ergonomics give the catalog CPU: its features and the SHA-3 stub they pick, by
+    the VM's rule (stub_arch.h): the first variant whose settings all hold, else the last one."""
     out = subprocess.run([minivm, "-XX:+UnlockDiagnosticVMOptions", f"-XX:EmulateCPU={name}", *extra,
                           "-XX:+PrintCPUFeatures", "-XX:+PrintFlagsFinal", "-version"],
                          capture_output=True, text=True).stdout
     flags = dict(re.findall(r"^\s*\S+\s+(\w+)\s+=\s+(\S*)", out, re.M))
     if flags.get("UseSHA3Intrinsics") != "true":
-        stub = "interpreted"
-    elif flags.get("UseSIMDForSHA3Intrinsic") != "true":
-        stub = "gpr" if "UseAVX" not in flags or flags.get("UseBMI2Instructions") == "true" else "gpr-nobmi"
-    elif "UseAVX" not in flags:
-        stub = "simd"
-    else:
-        avx = int(flags["UseAVX"])
-        stub = "avx2" if avx < 3 else "avx512-lanes" if flags.get("SHA3AVX512Design") == "lanes" else "avx512"
+        return out, "interpreted"
+    rows = [v for v in variants if v[0] != "gpr-spill"]
+    stub = next((v[0] for v in rows if all(holds(o, flags) for o in v[2])), rows[-1][0])
     return out, stub
 
 
@@ -103,17 +116,17 @@ def table(arch, build, tmp):
         raise SystemExit("bench --mca: llvm-mca-19 not found (sh scripts/bootstrap bench installs llvm-19)")
     if not _tool("llvm-mc"):
         raise SystemExit("bench --mca: llvm-mc not found")
-    variants = AARCH64_VARIANTS if arch == "aarch64" else X86_VARIANTS
-    paths = {v: round_asm(words, w, arch, tmp) for v, w, _ in variants}
+    variants = variants_of(words)[arch]
+    paths = {v: round_asm(words, v, arch, tmp) for v, _, _ in variants}
     rows = []
     for cpu, name in (AARCH64_MODELS if arch == "aarch64" else X86_MODELS):
-        features, default = vm_query(minivm, name)
-        _, plus = vm_query(minivm, name, "-XX:+UseSHA3Intrinsics")
+        features, default = vm_query(minivm, name, variants)
+        _, plus = vm_query(minivm, name, variants, "-XX:+UseSHA3Intrinsics")
         cpu_line = next((l for l in features.splitlines() if l.startswith("CPU: ")), "")
         feats = {w.strip() for w in cpu_line.split(",")}
         row = {"mcpu": cpu, "cpu": name, "cycles": {}, "runs": {}}
-        for v, _, need in variants:
-            row["runs"][v] = need is None or need in feats
+        for v, need, _ in variants:
+            row["runs"][v] = all(f in feats for f in need)
             row["cycles"][v] = cycles(mca, arch, cpu, paths[v]) if row["runs"][v] else None
         if all(c is None for c in row["cycles"].values()):
             continue
