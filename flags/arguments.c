@@ -303,17 +303,22 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
             goto fatal;
         }
     }
-    /* HotSpot's CodeCacheSegmentSizeConstraintFunc (after ergonomics there; nothing here changes it) */
+    /* HotSpot's CodeCacheSegmentSizeConstraintFunc and CodeEntryAlignmentConstraintFunc, which
+       judge the same pair (after ergonomics there; nothing here changes it): both lines */
     const intx code_entry_alignment = flags_arch() == FLAG_ARCH_AARCH64 ? 64 : 32;
     if (FLAG(CodeCacheSegmentSize) < (uintx)code_entry_alignment) {
         fprintf(err,
                 "CodeCacheSegmentSize  (%" PRIu64 ") must be larger than or equal to CodeEntryAlignment (%" PRId64
+                ") to align entry points\n"
+                "CodeEntryAlignment (%" PRId64 ") must be less than or equal to CodeCacheSegmentSize (%" PRIu64
                 ") to align entry points\n",
-                (uint64_t)FLAG(CodeCacheSegmentSize), (int64_t)code_entry_alignment);
+                (uint64_t)FLAG(CodeCacheSegmentSize), (int64_t)code_entry_alignment, (int64_t)code_entry_alignment,
+                (uint64_t)FLAG(CodeCacheSegmentSize));
         goto fatal;
     }
-    /* HotSpot's MaxHeapSizeConstraintFunc with G1's heap alignment (32 MiB in HotSpot 17) */
-    const size_t heap_alignment = (size_t)32 << 20;
+    /* HotSpot's MaxHeapSizeConstraintFunc with G1's heap alignment: its largest region, 512 MiB
+       in HotSpot 25 (32 MiB in 17, before JDK-8275056) */
+    const size_t heap_alignment = (size_t)512 << 20;
     const size_t aligned_max = (SIZE_MAX - heap_alignment) & ~(heap_alignment - 1);
     if (FLAG(MaxHeapSize) > aligned_max) {
         fprintf(err, "MaxHeapSize (%zu) must be less than or equal to aligned maximum value (%zu)\n",

@@ -110,7 +110,7 @@
       "default policy, then the VM times every variant the CPU runs and selects the fastest)")
 
 #define MVM_FLAGS_X86_64(F)                                                                               \
-    F(intx, UseAVX, 3, PRODUCT, NONE, RANGE(0, 99),                                                       \
+    F(int, UseAVX, 3, PRODUCT, NONE, RANGE(0, 3),                                                          \
       "Highest supported AVX instructions set on x86/x64")                                                \
     F(bool, UseBMI1Instructions, false, PRODUCT, NONE, NO_RANGE,                                          \
       "Use BMI1 instructions")                                                                            \

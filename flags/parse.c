@@ -269,7 +269,8 @@ bool flag_process_argument(const char *arg, bool ignore_unrecognized, flag_origi
     const char *eq = strchr(argname, '=');
     size_t arg_len = eq ? (size_t)(eq - argname) : strlen(argname);
 
-    /* a flag that exists, used wrongly or still locked: its own message */
+    /* a flag that exists, used wrongly or still locked: the lock's message if any, then (as
+       HotSpot 25 does, where 17 stopped after the lock's lines) what was wrong with the option */
     flag_id id = flag_find(argname, arg_len, true);
     if (id != FLAG_COUNT) {
         const flag_desc *d = &flag_descs[id];
@@ -289,13 +290,13 @@ bool flag_process_argument(const char *arg, bool ignore_unrecognized, flag_origi
                 return true;
             fprintf(err, "Error: VM option '%s' is develop and is available only in debug version of VM.\n",
                     d->name);
-        } else if (d->type == FLAG_TYPE_bool && !has_plus_minus) {
-            fprintf(err, "Missing +/- setting for VM option '%s'\n", argname);
-        } else if (d->type != FLAG_TYPE_bool && has_plus_minus) {
-            fprintf(err, "Unexpected +/- setting in VM option '%s'\n", argname);
-        } else {
-            fprintf(err, "Improperly specified VM option '%s'\n", argname);
         }
+        if (d->type == FLAG_TYPE_bool && !has_plus_minus)
+            fprintf(err, "Missing +/- setting for VM option '%s'\n", argname);
+        else if (d->type != FLAG_TYPE_bool && has_plus_minus)
+            fprintf(err, "Unexpected +/- setting in VM option '%s'\n", argname);
+        else
+            fprintf(err, "Improperly specified VM option '%s'\n", argname);
     } else {
         if (ignore_unrecognized)
             return true;

@@ -901,7 +901,7 @@ static const cli_case CLI[] = {
     {"cli_print_without_candidates", ANY_HOST, {UNLOCK, PRINT, "examples/hello.mva"}, 0, {NULL}, "(intrinsic",
      EXACT, ""},
     {"cli_print_locked", ANY_HOST, {"-XX:-UnlockDiagnosticVMOptions", PRINT, "-version"}, 1, {NULL}, NULL, EXACT,
-     DIAGNOSTIC_LOCKED("PrintIntrinsics") FATAL_TAIL},
+     DIAGNOSTIC_LOCKED("PrintIntrinsics") TU_IMPROPER("PrintIntrinsics") FATAL_TAIL},
     /* DisableIntrinsic: ids split by ',' and ' ', options accumulate; checked before anything runs */
     {"cli_disable_both", ANY_HOST,
      {UNLOCK, "-XX:+UseSHA3Intrinsics", "-XX:-PrintWarnings",
@@ -949,7 +949,7 @@ static const cli_case CLI[] = {
      UNRECOGNIZED("_foo")},
     {"cli_disable_locked", ANY_HOST, {"-XX:-UnlockDiagnosticVMOptions", "-XX:DisableIntrinsic=_sha3_implCompress",
                                       "-version"}, 1, {NULL}, NULL,
-     EXACT, DIAGNOSTIC_LOCKED("DisableIntrinsic") FATAL_TAIL},
+     EXACT, DIAGNOSTIC_LOCKED("DisableIntrinsic") TU_IMPROPER("DisableIntrinsic=_sha3_implCompress") FATAL_TAIL},
 };
 
 static void run_cli(void **state)

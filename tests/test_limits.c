@@ -242,12 +242,14 @@ static const limit_case CASES[] = {
      "-XX:CodeCacheSegmentSize=3 -version",
      1, EXACT, "", EXACT,
      "CodeCacheSegmentSize  (3) must be larger than or equal to CodeEntryAlignment (32) to align entry points\n"
+     "CodeEntryAlignment (32) must be less than or equal to CodeCacheSegmentSize (3) to align entry points\n"
      FATAL_TAIL},
     {"code_cache_segment_size_aarch64_alignment", ANYWHERE,
      "$MVM -XX:+UnlockDiagnosticVMOptions -XX:EmulateCPU=neoverse-n1 -XX:+UnlockExperimentalVMOptions "
      "-XX:CodeCacheSegmentSize=32 -version",
      1, EXACT, "", EXACT,
      "CodeCacheSegmentSize  (32) must be larger than or equal to CodeEntryAlignment (64) to align entry points\n"
+     "CodeEntryAlignment (64) must be less than or equal to CodeCacheSegmentSize (32) to align entry points\n"
      FATAL_TAIL},
     {"code_cache_segment_size_default_128", ANYWHERE,
      "$MVM -XX:+UnlockExperimentalVMOptions -XX:+PrintFlagsFinal -version | grep CodeCacheSegmentSize", 0, EXACT,
@@ -256,8 +258,8 @@ static const limit_case CASES[] = {
      EXACT, VERSION},
     {"max_heap_size_above_aligned_maximum", ANYWHERE, "$MVM -Xmx18446744073709551615 -version", 1, EXACT, "", EXACT,
      "MaxHeapSize (18446744073709551615) must be less than or equal to aligned maximum value "
-     "(18446744073642442752)\n" FATAL_TAIL},
-    {"max_heap_size_at_aligned_maximum", ANYWHERE, "$MVM -Xmx18446744073642442752 -version", 0, EXACT, "", EXACT,
+     "(18446744072635809792)\n" FATAL_TAIL},
+    {"max_heap_size_at_aligned_maximum", ANYWHERE, "$MVM -Xmx18446744072635809792 -version", 0, EXACT, "", EXACT,
      VERSION},
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])

@@ -95,6 +95,8 @@ void tu_expect_run(const tu_result *r, int status, int out_mode, const char *out
 #define TU_EXPERIMENTAL_LOCKED(name)                                                                         \
     "Error: VM option '" name "' is experimental and must be enabled via -XX:+UnlockExperimentalVMOptions.\n" \
     "Error: The unlock option must precede '" name "'.\n"
+/* After a lock's lines HotSpot 25 says what is wrong with the option as given (17 did not). */
+#define TU_IMPROPER(option) "Improperly specified VM option '" option "'\n"
 #define TU_WARNING(text) "minivm 64-Bit VM warning: " text "\n"
 
 #endif
