@@ -20,7 +20,8 @@ def fail(path, n, why):
 
 
 def c_string(s):
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    # '?' escaped too: "??)" would be a trigraph under -std=c11
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("?", "\\?") + '"'
 
 
 def c_bool(path, n, s):
@@ -32,8 +33,9 @@ def c_bool(path, n, s):
 def c_number(path, n, s, allow_any):
     if allow_any and s == "*":
         return None
-    if not re.fullmatch(r"0x[0-9a-fA-F]+|[0-9]+", s):
-        fail(path, n, f"expected a number, got {s!r}")
+    # no leading zero: C would read 010 as octal, Python refuses it
+    if not re.fullmatch(r"0x[0-9a-fA-F]+|0|[1-9][0-9]*", s):
+        fail(path, n, f"expected a number (decimal without leading zeros, or 0x hex), got {s!r}")
     return s + ("u" if int(s, 0) > 0x7fffffff else "")
 
 

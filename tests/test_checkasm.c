@@ -15,11 +15,13 @@
  *   - int arguments with garbage in their upper 32 bits (a stub reads only
  *     the low halves);
  *   - the input ending at an unmapped page (an over-read faults), the state
- *     between guard bytes and at offsets of its word size only (Java's
+ *     between guard bytes and at 16 offsets of its word size only (Java's
  *     arrays are aligned to their elements), so an over-write shows;
- *   - the multi-block entry with limit anywhere in the last block, at its
- *     start, at its end and below ofs (the do ... while runs one block),
- *     and its returned ofs.
+ *   - the multi-block entry on 1-8 blocks, ofs up to 100000, negative or near
+ *     INT32_MAX, limit anywhere in the last block, at its start, at its end and
+ *     below ofs down to INT32_MIN (the do ... while runs one block), and its
+ *     returned ofs; the single-block entry returning 0;
+ *   - one known answer per family through the stub ("abc": FIPS 180-4, FIPS 202).
  * A variant the host lacks is reported SKIPPED, never passed, and its
  * single-block stub must die of SIGILL in a child (the reason the VM never
  * selects it there).
@@ -54,6 +56,7 @@
 #include "stub_arch.h"
 #include "stubgenerator_aarch64.h"
 #include "stubroutines.h"
+#include "sha3_stub_configs.h"
 
 #if defined(CHECKASM_TRAMPOLINE)
 #include "checkasm.h"
@@ -72,9 +75,6 @@ static const stub_arch_ops *const arches[] = {MVM_ARCHES(STUB_OPS_REF)};
  * keeping fp (-XX:+PreserveFramePointer) and x18 (a platform that reserves
  * it), where it otherwise uses them as temporaries.
  */
-static const a64_sha3_config a64_gpr_fp = {.preserve_fp = true};
-static const a64_sha3_config a64_gpr_r18 = {.r18_reserved = true};
-static const a64_sha3_config a64_gpr_fp_r18 = {.preserve_fp = true, .r18_reserved = true};
 static const struct design {
     cpu_arch arch;
     stub_family family;
@@ -82,9 +82,9 @@ static const struct design {
     const char *label;
     const void *design;
 } designs[] = {
-    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", "PreserveFramePointer", &a64_gpr_fp},
-    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", "r18 reserved", &a64_gpr_r18},
-    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", "PreserveFramePointer r18 reserved", &a64_gpr_fp_r18},
+    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", a64_sha3_gpr_designs[0].label, &a64_sha3_gpr_designs[0].cfg},
+    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", a64_sha3_gpr_designs[1].label, &a64_sha3_gpr_designs[1].cfg},
+    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", a64_sha3_gpr_designs[2].label, &a64_sha3_gpr_designs[2].cfg},
 };
 #define NDESIGNS (sizeof designs / sizeof designs[0])
 
@@ -229,33 +229,38 @@ static void make_runnable(const target *t, runnable *r)
     r->entry = (void *)(uintptr_t)m->entry;
 }
 
-/* The C reference of family f on the same words (b: the array, the block at b + ofs). */
-static int ref_compress(stub_family f, void *st, const uint8_t *b, int bs, int ofs, int limit, bool multi)
+/* A family's state, in the words its reference reads (Java's long[25], int[5], int[8], long[8]). */
+typedef union state_words {
+    uint64_t w64[25];
+    uint32_t w32[50];
+    uint8_t bytes[200];
+} state_words;
+
+/* The C reference's one block of family f at block (bs bytes: SHA-3's rate). */
+static void ref_block(stub_family f, state_words *st, const uint8_t *block, int bs)
 {
     switch (f) {
-    case STUB_FAMILY_SHA3:
-        if (multi)
-            return sha3_ref_compress_multi(st, b, bs, ofs, limit);
-        sha3_ref_compress(st, b + ofs, bs);
-        return 0;
-    case STUB_FAMILY_SHA1:
-        if (multi)
-            return sha1_ref_compress_multi(st, b, ofs, limit);
-        sha1_ref_compress(st, b + ofs);
-        return 0;
-    case STUB_FAMILY_SHA256:
-        if (multi)
-            return sha256_ref_compress_multi(st, b, ofs, limit);
-        sha256_ref_compress(st, b + ofs);
-        return 0;
-    case STUB_FAMILY_SHA512:
-        if (multi)
-            return sha512_ref_compress_multi(st, b, ofs, limit);
-        sha512_ref_compress(st, b + ofs);
-        return 0;
+    case STUB_FAMILY_SHA3: sha3_ref_compress(st->w64, block, bs); return;
+    case STUB_FAMILY_SHA1: sha1_ref_compress(st->w32, block); return;
+    case STUB_FAMILY_SHA256: sha256_ref_compress(st->w32, block); return;
+    case STUB_FAMILY_SHA512: sha512_ref_compress(st->w64, block); return;
     default: fail_msg("no C reference for family %d", (int)f);
     }
-    return 0;
+}
+
+/* What a stub must do to st with the blocks at buf (buf is the array's b + ofs): one block,
+   or DigestBase.implCompressMultiBlock0's `do { block; ofs += bs; } while (ofs <= limit)`
+   returning the final ofs. In 64-bit arithmetic, so an ofs near INT32_MAX is no overflow
+   here, and no pointer leaves the blocks (ofs may be negative or large). */
+static int32_t ref_compress(stub_family f, state_words *st, const uint8_t *buf, int bs, int32_t ofs, int32_t limit,
+                            bool multi)
+{
+    int64_t o = ofs;
+    do {
+        ref_block(f, st, buf + (o - ofs), bs);
+        o += bs;
+    } while (multi && o <= limit);
+    return multi ? (int32_t)o : 0;
 }
 
 /* The block sizes of family f (stub_family_desc's mask), ascending; returns how many. */
@@ -275,11 +280,11 @@ static bool takes_block_size(stub_family f)
     return block_sizes(f, sizes) > 1;
 }
 
-enum { GUARD_BYTES = 16, STATE_MAX = 200, MAX_BLOCKS = 6 };
+enum { GUARD_BYTES = 16, STATE_MAX = 200, MAX_BLOCKS = 8, STATE_PLACES = 16 };
 #define GUARD_BYTE 0xa5
 
 typedef struct guarded_state {
-    _Alignas(64) uint8_t bytes[GUARD_BYTES + 64 + STATE_MAX + GUARD_BYTES];
+    _Alignas(64) uint8_t bytes[GUARD_BYTES + STATE_PLACES * 8 + STATE_MAX + GUARD_BYTES];
     uint8_t *state;
     size_t len;
 } guarded_state;
@@ -298,6 +303,62 @@ static const char *host_lacks(const target *t)
 
 #if defined(CHECKASM_TRAMPOLINE)
 
+/* One known answer per family through the stub itself: the initial state, the padded block of
+   "abc", the digest of FIPS 180-4's and FIPS 202's examples (SHA3-256 for SHA-3). */
+static void check_known_answer(const target *t, const runnable *r)
+{
+    static const uint32_t sha1_iv[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+    static const uint32_t sha256_iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    static const uint64_t sha512_iv[8] = {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b,
+                                          0xa54ff53a5f1d36f1, 0x510e527fade682d1, 0x9b05688c2b3e6c1f,
+                                          0x1f83d9abfb41bd6b, 0x5be0cd19137e2179};
+    static const char *const digests[] = {
+        [STUB_FAMILY_SHA3] = "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532",
+        [STUB_FAMILY_SHA1] = "a9993e364706816aba3e25717850c26c9cd0d89d",
+        [STUB_FAMILY_SHA256] = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        [STUB_FAMILY_SHA512] = "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+                               "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+    };
+    const stub_family f = t->v.family;
+    state_words st = {0};
+    _Alignas(8) uint8_t block[200] = {'a', 'b', 'c'};
+    int bs = f == STUB_FAMILY_SHA3 ? 136 : f == STUB_FAMILY_SHA512 ? 128 : 64;
+    if (f == STUB_FAMILY_SHA3) {
+        block[3] = 0x06; /* SHA-3's domain bits and pad10*1 */
+        block[bs - 1] |= 0x80;
+    } else {
+        block[3] = 0x80;
+        block[bs - 1] = 24; /* the message's length in bits, big-endian */
+        if (f == STUB_FAMILY_SHA1)
+            memcpy(st.w32, sha1_iv, sizeof sha1_iv);
+        else if (f == STUB_FAMILY_SHA256)
+            memcpy(st.w32, sha256_iv, sizeof sha256_iv);
+        else
+            memcpy(st.w64, sha512_iv, sizeof sha512_iv);
+    }
+    uint32_t clobbered = 0; /* the multi-block entry: ofs 0, limit 0, one block */
+    if (takes_block_size(f))
+        checkasm_call(r->entry, (uint64_t)(uintptr_t)block, (uint64_t)(uintptr_t)st.bytes, (uint64_t)bs, 0, 0,
+                      &clobbered);
+    else
+        checkasm_call(r->entry, (uint64_t)(uintptr_t)block, (uint64_t)(uintptr_t)st.bytes, 0, 0, 0, &clobbered);
+    char got[129] = {0};
+    size_t len = strlen(digests[f]) / 2;
+    for (size_t i = 0; i < len; i++) {
+        uint8_t byte;
+        if (f == STUB_FAMILY_SHA3) /* the lanes' bytes, little-endian */
+            byte = st.bytes[i];
+        else if (f == STUB_FAMILY_SHA512) /* the words, big-endian */
+            byte = (uint8_t)(st.w64[i / 8] >> (56 - 8 * (i % 8)));
+        else
+            byte = (uint8_t)(st.w32[i / 4] >> (24 - 8 * (i % 4)));
+        snprintf(got + 2 * i, 3, "%02x", byte);
+    }
+    if (strcmp(got, digests[f]) != 0)
+        fail_msg("%s: the digest of \"abc\" is %s, FIPS says %s", t->name, got, digests[f]);
+}
+
 static void check_target(const target *t, int trials)
 {
     const stub_family f = t->v.family;
@@ -313,30 +374,40 @@ static void check_target(const target *t, int trials)
         const int bs = sizes[s];
         for (int k = 0; k < trials; k++) {
             const uint64_t seed = rng_state;
-            _Alignas(8) uint8_t ref[STATE_MAX];
+            state_words ref;
             for (size_t i = 0; i < state_len; i++)
-                ref[i] = (uint8_t)rnd();
+                ref.bytes[i] = (uint8_t)rnd();
             guarded_state g;
             memset(g.bytes, GUARD_BYTE, sizeof g.bytes);
             g.len = state_len;
-            g.state = g.bytes + GUARD_BYTES + (size_t)(k % 4) * (size_t)stub_family_descs[f].word_bytes;
-            memcpy(g.state, ref, state_len);
-            /* blocks and ofs; limit in the last block, at its start or end, or below ofs (one block) */
+            /* at every word position of STATE_PLACES: Java aligns an array to its elements only */
+            g.state = g.bytes + GUARD_BYTES + (size_t)(k % STATE_PLACES) * (size_t)stub_family_descs[f].word_bytes;
+            memcpy(g.state, ref.bytes, state_len);
+            /* blocks, ofs and limit: limit anywhere in the last block, at its start or end, below
+               ofs (one block) down to INT32_MIN; ofs up to 100000, negative, or near INT32_MAX */
             int nblocks = multi ? 1 + (int)(rnd() % MAX_BLOCKS) : 1;
-            int ofs = multi ? (int)(rnd() % 1000) : 0;
-            int last = ofs + (nblocks - 1) * bs, limit = last + (int)(rnd() % (uint64_t)bs);
-            if (multi && k % 8 == 1)
-                limit = last;
-            if (multi && k % 8 == 2)
-                limit = last + bs - 1;
-            if (multi && k % 8 == 3) {
-                nblocks = 1;
-                limit = ofs - 1 - (int)(rnd() % 2000);
+            int32_t ofs = multi ? (int32_t)(rnd() % 100000) : 0;
+            if (multi && k % 16 == 6)
+                ofs = -1 - (int32_t)(rnd() % 100000);
+            if (multi && k % 16 == 7)
+                ofs = INT32_MAX - nblocks * bs - (int32_t)(rnd() % 1000);
+            int32_t last = ofs + (nblocks - 1) * bs, limit = last + (int32_t)(rnd() % (uint64_t)bs);
+            if (multi) {
+                switch (k % 16) {
+                case 1: limit = last; break;
+                case 2: limit = last + bs - 1; break;
+                case 3: nblocks = 1, limit = ofs - 1 - (int32_t)(rnd() % 2000); break;
+                case 4: nblocks = 1, limit = INT32_MIN; break;
+                case 5: /* anywhere below ofs */
+                    nblocks = 1, limit = (int32_t)((int64_t)INT32_MIN + (int64_t)(rnd() % ((uint64_t)ofs + 2147483648u)));
+                    break;
+                default: break;
+                }
             }
             uint8_t *buf = in.end - nblocks * bs;
             for (int i = 0; i < nblocks * bs; i++)
                 buf[i] = (uint8_t)rnd();
-            int want = ref_compress(f, ref, buf - ofs, bs, ofs, limit, multi);
+            int32_t want = ref_compress(f, &ref, buf, bs, ofs, limit, multi);
             uint64_t a2 = takes_block_size(f) ? garbage_high(bs) : garbage_high(ofs);
             uint64_t a3 = takes_block_size(f) ? garbage_high(ofs) : garbage_high(limit);
             uint64_t a4 = takes_block_size(f) ? garbage_high(limit) : rnd();
@@ -352,15 +423,18 @@ static void check_target(const target *t, int trials)
                     fail_msg("%s, block size %d (seed %#llx): wrote outside the state", t->name, bs,
                              (unsigned long long)seed);
             for (size_t i = 0; i < state_len; i++)
-                if (g.state[i] != ref[i])
+                if (g.state[i] != ref.bytes[i])
                     fail_msg("%s, block size %d, %d block(s), ofs %d, limit %d (seed %#llx): state byte %zu is "
                              "%02x, the C reference says %02x", t->name, bs, nblocks, ofs, limit,
-                             (unsigned long long)seed, i, g.state[i], ref[i]);
+                             (unsigned long long)seed, i, g.state[i], ref.bytes[i]);
             if (multi && (int32_t)ret != want)
                 fail_msg("%s, block size %d, ofs %d, limit %d: returned ofs %d, want %d", t->name, bs, ofs, limit,
                          (int32_t)ret, want);
+            if (!multi && (uint32_t)ret != 0) /* HotSpot's single-block stubs return 0 */
+                fail_msg("%s, block size %d: returned %#x, not 0", t->name, bs, (uint32_t)ret);
         }
     }
+    check_known_answer(t, &r);
     guarded_free(&in);
     codecache_release(&r.cc);
 }
@@ -406,7 +480,7 @@ static void runs_as_reference(void **state)
         skip();
     }
 #if defined(CHECKASM_TRAMPOLINE)
-    check_target(t, takes_block_size(t->v.family) ? 40 : 64); /* per block size: SHA-3 has five */
+    check_target(t, takes_block_size(t->v.family) ? 40 : 200); /* per block size: SHA-3 has five */
 #else
     print_message("skipped: no trampoline for this host\n");
     skip();
@@ -459,7 +533,7 @@ static int bench(const char *only)
         const int bs = takes_block_size(f) ? 136 : sizes[0], blocks = BYTES / bs, limit = (blocks - 1) * bs;
         runnable r;
         make_runnable(t, &r);
-        uint64_t st[25] = {0};
+        state_words st = {0};
         EVP_MD_CTX *ctx = EVP_MD_CTX_new();
         if (!ctx || EVP_DigestInit_ex(ctx, openssl_md(f), NULL) != 1) {
             fprintf(stderr, "bench: OpenSSL has no %s\n", stub_family_descs[f].display);
@@ -470,13 +544,13 @@ static int bench(const char *only)
             double t0 = now_ns();
             for (int rep = 0; rep < REPS; rep++) {
                 if (takes_block_size(f))
-                    ((int32_t(*)(const uint8_t *, void *, int32_t, int32_t, int32_t))r.entry)(in, st, bs, 0, limit);
+                    ((int32_t(*)(const uint8_t *, void *, int32_t, int32_t, int32_t))r.entry)(in, st.bytes, bs, 0, limit);
                 else
-                    ((int32_t(*)(const uint8_t *, void *, int32_t, int32_t))r.entry)(in, st, 0, limit);
+                    ((int32_t(*)(const uint8_t *, void *, int32_t, int32_t))r.entry)(in, st.bytes, 0, limit);
             }
             double t1 = now_ns();
             for (int rep = 0; rep < REPS; rep++)
-                ref_compress(f, st, in, bs, 0, limit, true);
+                ref_compress(f, &st, in, bs, 0, limit, true);
             double t2 = now_ns();
             for (int rep = 0; rep < REPS; rep++)
                 EVP_DigestUpdate(ctx, in, (size_t)blocks * (size_t)bs);

@@ -25,11 +25,11 @@
  * The VM runs with a 256 KiB heap, so the collector runs often, also while
  * C holds objects (rooted with vm_push_root).
  *
- * `test_sha3 --stubs gpr|simd` runs all of it with the SHA-3 stubs linked,
- * generated as the launcher does for -XX:+UseSHA3Intrinsics
- * -XX:-/+UseSIMDForSHA3Intrinsic (suite 'stubs': tests sha3_gpr and
- * sha3_simd); it exits 77 (skipped) where that variant does not run — not on
- * AArch64, or SIMD without sha3 — and fails unless both candidates linked.
+ * `test_sha3 --stubs [VARIANT]` runs all of it once per SHA-3 variant of the host's
+ * architecture (its variant table), in a child started with that variant's settings
+ * (suite 'stubs': test sha3_stub_variants; tests/sha3_driver.c): a variant the host
+ * cannot run, or whose settings the ergonomics refuse here, is reported skipped; it
+ * fails when another stub than the variant links, or a digest is wrong.
  *
  * Under sanitizers (MINIVM_SANITIZED=1) the interpreter is slow: the
  * differential length sweep takes every 7th length (the multi-block
