@@ -20,7 +20,7 @@
  *   - the multi-block entry on 1-8 blocks, ofs up to 100000, negative or near
  *     INT32_MAX, limit anywhere in the last block, at its start, at its end and
  *     below ofs down to INT32_MIN (the do ... while runs one block), and its
- *     returned ofs; the single-block entry returning 0;
+ *     returned ofs; on x86-64 the single-block entry returning 0 (as HotSpot's);
  *   - one known answer per family through the stub ("abc": FIPS 180-4, FIPS 202).
  * A variant the host lacks is reported SKIPPED, never passed, and its
  * single-block stub must die of SIGILL in a child (the reason the VM never
@@ -430,7 +430,9 @@ static void check_target(const target *t, int trials)
             if (multi && (int32_t)ret != want)
                 fail_msg("%s, block size %d, ofs %d, limit %d: returned ofs %d, want %d", t->name, bs, ofs, limit,
                          (int32_t)ret, want);
-            if (!multi && (uint32_t)ret != 0) /* HotSpot's single-block stubs return 0 */
+            /* the single-block entry is void; on x86-64 it clears eax as HotSpot's stubs do
+               (x64m_next_block_or_return), which the old per-architecture tests checked */
+            if (!multi && t->arch->arch == CPU_ARCH_X86_64 && (uint32_t)ret != 0)
                 fail_msg("%s, block size %d: returned %#x, not 0", t->name, bs, (uint32_t)ret);
         }
     }
