@@ -23,12 +23,15 @@
 # MATRIX_ARCH=x86_64: a native x86-64 build under qemu-x86_64 (models without
 # AVX-512: TCG has none), with the columns
 #   off    -XX:-UseSHA3Intrinsics                      the bytecode
-#   gpr    -XX:-UseSIMDForSHA3Intrinsic                the GPR stub with BMI1/BMI2
+#   gpr    -XX:-UseSIMDForSHA3Intrinsic                the GPR stub with BMI1/BMI2 (gpr-nobmi
+#                                                      on a model without them: Nehalem)
 #   nobmi  ... -XX:-UseBMI1Instructions -XX:-UseBMI2Instructions   gpr-nobmi
-#   avx2   -XX:+UseSIMDForSHA3Intrinsic                the AVX2 stub (UseAVX=2 on these models)
+#   avx2   -XX:+UseSIMDForSHA3Intrinsic                the AVX2 stub (UseAVX=2 on these models;
+#                                                      without AVX2 a warning and the bytecode)
 #   avx1   ... -XX:UseAVX=1                            no vector stub below AVX2: a warning, the bytecode
 #   avx512 -XX:EmulateCPU=icelake-server -XX:+UseSIMDForSHA3Intrinsic
-#          the flags ask for AVX-512, the host cannot: a warning and the AVX2 stub, never SIGILL
+#          the flags ask for AVX-512, the host cannot: a warning and the AVX2 stub (the GPR
+#          one without AVX2), never SIGILL
 #
 # Then the SHA-1/SHA-2 matrix, the other four intrinsic flags, per model:
 #   sha1    -XX:+UseSHA1Intrinsics     SHA-1
@@ -50,7 +53,7 @@ if [ "$arch" = x86_64 ]; then
     models=${*:-$(awk '!/^#/ && NF == 2 {print $2}' cross/qemu-x86_64-models.txt)}
     qemu=${MINIVM_QEMU:-qemu-x86_64}
 else
-    models=${*:-"cortex-a53 cortex-a72 cortex-a76 neoverse-n1 a64fx max"}
+    models=${*:-$(awk '!/^#/ && NF == 2 {print $2}' cross/qemu-aarch64-models.txt)}
     qemu=${MINIVM_QEMU:-qemu-aarch64 -L /}
 fi
 minivm=$build/minivm
@@ -170,8 +173,15 @@ if [ "$arch" = x86_64 ]; then
         avx512=$(cell "$m" -XX:EmulateCPU=icelake-server -XX:+UseSIMDForSHA3Intrinsic)
         printf '%-12s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s %-14s\n' "${m%%,*}" "$(has avx512f)" "$(has bmi2)" \
             "$off" "$gpr" "$nobmi" "$avx2" "$avx1" "$avx512"
-        for pair in "off:int - OK:$off" "gpr:gpr - OK:$gpr" "nobmi:gpr-nobmi - OK:$nobmi" "avx2:avx2 - OK:$avx2" \
-            "avx1:int W OK:$avx1" "avx512:avx2 W OK:$avx512"; do
+        # what the model's features lead to: without BMI1+BMI2 the GPR row is gpr-nobmi, without
+        # AVX2 there is no vector stub (the SHA3 warning and the bytecode; the what-if AVX-512
+        # CPU falls back to the GPR stub)
+        g=gpr
+        [ "$(has bmi1)" = yes ] && [ "$(has bmi2)" = yes ] || g=gpr-nobmi
+        w_avx2="avx2 - OK" w_avx512="avx2 W OK"
+        [ "$(has avx2)" = yes ] || w_avx2="int W OK" w_avx512="$g W OK"
+        for pair in "off:int - OK:$off" "gpr:$g - OK:$gpr" "nobmi:gpr-nobmi - OK:$nobmi" "avx2:$w_avx2:$avx2" \
+            "avx1:int W OK:$avx1" "avx512:$w_avx512:$avx512"; do
             name=${pair%%:*} rest=${pair#*:} want=${rest%%:*} got=${rest#*:}
             if [ "$got" != "$want" ]; then
                 echo "  ${m%%,*} $name: expected '$want', got '$got'" >&2

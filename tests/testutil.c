@@ -138,6 +138,11 @@ tu_result tu_run_shell(const char *script, const char *stdin_data, int timeout_s
     return run_child(args, stdin_data, timeout_s);
 }
 
+tu_result tu_run_command(const char *const *args, const char *stdin_data, int timeout_s)
+{
+    return run_child((char **)args, stdin_data, timeout_s);
+}
+
 static tu_result run_child(char **args, const char *stdin_data, int timeout_s)
 {
     tu_result r = {0};

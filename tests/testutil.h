@@ -42,6 +42,9 @@ tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s)
  * front: write `$MVM prog.mva`, unquoted) and the source tree as $SRC.
  */
 tu_result tu_run_shell(const char *script, const char *stdin_data, int timeout_s);
+
+/* Run any program the same way: args[0] (through PATH), then its arguments, NULL-terminated. */
+tu_result tu_run_command(const char *const *args, const char *stdin_data, int timeout_s);
 void tu_result_free(tu_result *r);
 
 /* Path of a file in the source tree (from MINIVM_SOURCE_ROOT), static buffer. */
