@@ -41,7 +41,7 @@ from mdbench.filemode import file_mode  # noqa: E402
 from mdbench.measure import run_matrix  # noqa: E402
 from mdbench.policy import policy_row_mode, select_mode  # noqa: E402
 from mdbench.qemu import count_mode  # noqa: E402
-from mdbench.report import chart, comparison_table, jmh_json, jmh_table  # noqa: E402
+from mdbench.report import chart, comparison_table, hotspot_table, jmh_json, jmh_table  # noqa: E402
 
 
 def parse_args(argv):
@@ -157,6 +157,7 @@ def main(argv):
     for c in configs:
         jmh_table(c, summary, args, out)
     comparison_table(configs, summary, args, out)
+    hotspot_table(configs, summary, args, out)
     os.makedirs(args.results, exist_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     tag = f"-qemu-{args.qemu_cpu}" if args.qemu_cpu else ""

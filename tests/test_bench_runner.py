@@ -96,6 +96,28 @@ class GuestInstructionCount(unittest.TestCase):
         self.assertEqual(qemu.count_log(log), 3 + 1 + 3 + 0 + 2)
 
 
+class VsHotSpot(unittest.TestCase):
+    """The 'vs HotSpot' table: each stub configuration's ops/ms over java-C2's, per key."""
+
+    def test_ratio(self):
+        import io
+        import types
+        from mdbench.configs import Config
+        from mdbench.report import hotspot_table
+        args = types.SimpleNamespace(benchmarks=["digest"], params={"digesterName": ["SHA3-256"], "length": ["64"]})
+        configs = [Config("java-C2", "java", [], []), Config("gpr", "minivm", [], [], stub_kind="gpr"),
+                   Config("interpreted", "minivm", [], [])]
+        k = ("digest", "SHA3-256", "64")
+        score = lambda x: {k: {"score": x, "scoreError": x * 0.01, "scoreConfidence": [x * 0.99, x * 1.01]}}  # noqa: E731
+        summary = {"java-C2": score(400.0), "gpr": score(1000.0), "interpreted": score(100.0)}
+        out = io.StringIO()
+        hotspot_table(configs, summary, args, out)
+        text = out.getvalue()
+        self.assertIn("vs HotSpot", text)
+        self.assertRegex(text, r"MessageDigests\.digest\s+SHA3-256\s+64\s+400\.000\s+2\.50x")
+        self.assertNotIn("interpreted", text)  # not a stub configuration
+
+
 class QuickRun(unittest.TestCase):
     """sh scripts/bench --quick's runner, on a reduced matrix, into a temporary results/."""
 
@@ -179,6 +201,20 @@ class QuickRun(unittest.TestCase):
             self.assertEqual(g.returncode, 0, g.stderr)
             with open(inc) as f:
                 self.assertIn("measured: " + os.path.basename(files[0]), f.read())
+
+    def test_hotspot_found(self):
+        """The project's HotSpot 25 (sh scripts/bootstrap oracle), found without java on PATH."""
+        files = glob.glob(os.path.join(self.dir.name, "*.json"))
+        with open(files[0]) as f:
+            doc = json.load(f)
+        java = [d for d in doc if d["params"]["config"].startswith("java-")]
+        cache = os.environ.get("MINIVM_ORACLE_CACHE") or os.path.expanduser("~/.cache/minivm-oracle")
+        if not os.path.exists(os.path.join(cache, "trixie-amd64.ok")) or os.uname().machine != "x86_64":
+            self.skipTest("the project's HotSpot 25 is not set up here")
+        self.assertTrue(java, "no java-* configuration although the project's HotSpot 25 is installed")
+        self.assertTrue(all('version "25' in d["jdkVersion"] for d in java), {d["jdkVersion"] for d in java})
+        self.assertEqual({d["params"]["config"] for d in java}, {"java-C2", "java-C2-nointrinsics", "java-Xint"})
+        self.assertIn("vs HotSpot:", self.result.stdout)
 
     def test_tables_printed(self):
         out = self.result.stdout

@@ -4,11 +4,10 @@ PATH) and the user's --config; each a named command that runs MessageDigests."""
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 
-from .common import ROOT, wrapper
+from .common import ROOT, find_hotspot, wrapper
 
 
 def is_sha3(name):
@@ -30,8 +29,9 @@ INTERPRETED = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for
 class Config:
     """A configuration: a name and the command that runs MessageDigests under it."""
 
-    def __init__(self, name, kind, command, options, note="", only=None, stub_kind=None):
+    def __init__(self, name, kind, command, options, note="", only=None, stub_kind=None, env=None):
         self.name = name
+        self.env = env          # the environment to run it in (None: the runner's)
         self.kind = kind        # "minivm", "native", "java"
         self.stub_kind = stub_kind  # a stub variant's kind (PrintStubVariants: gpr, simd, crypto), else None
         self.command = command  # argv before the benchmark's own arguments
@@ -75,21 +75,22 @@ def discover(args):
             skipped.append(("OpenSSL", probe.stderr.strip() or "digest_native openssl failed"))
     else:
         skipped.append(("C-ref, OpenSSL", f"{native} is not built"))
-    java = shutil.which("java")
-    src = os.path.join(ROOT, "bench", "MessageDigests.java")
-    if args.qemu_cpu or args.no_java or not java:
-        why = "--qemu-cpu" if args.qemu_cpu else "--no-java" if args.no_java else "no java on PATH"
-        skipped.append(("java-C2, java-Xint", why))
+    hotspot = find_hotspot(args)
+    if not hotspot:
+        why = "--qemu-cpu" if args.qemu_cpu else "--no-java" if args.no_java else \
+            "no HotSpot (sh scripts/bootstrap oracle installs HotSpot 25; or JAVA_HOME, or java on PATH)"
+        skipped.append(("java-C2, java-C2-nointrinsics, java-Xint", why))
     else:
-        c2 = ["-XX:+UnlockDiagnosticVMOptions", "-XX:-UseSHA3Intrinsics"]
+        java, src, env = hotspot.command, hotspot.source, hotspot.env
         jdk = lambda n: n != "SHA-256-JDK15"  # noqa: E731 (minivm's name: the JDK has no such digest)
-        configs.append(Config("java-C2", "java", [java] + c2 + [src], c2,
-                              "HotSpot C2: its SHA-1/SHA-2 intrinsics, not the SHA-3 one", only=jdk))
-        none = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512")]
-        configs.append(Config("java-C2-nointrinsics", "java", [java] + none + [src], none,
-                              "HotSpot C2 without the SHA-1/SHA-2 intrinsics",
-                              only=lambda n: jdk(n) and not is_sha3(n)))
-        configs.append(Config("java-Xint", "java", [java, "-Xint", src], ["-Xint"], "HotSpot's interpreter", only=jdk))
+        configs.append(Config("java-C2", "java", java + [src], [],
+                              f"HotSpot C2 with its own intrinsics ({hotspot.version})", only=jdk, env=env))
+        none = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512",
+                                                                                         "SHA3")]
+        configs.append(Config("java-C2-nointrinsics", "java", java + none + [src], none,
+                              "HotSpot C2 without its SHA intrinsics", only=jdk, env=env))
+        configs.append(Config("java-Xint", "java", java + ["-Xint", src], ["-Xint"], "HotSpot's interpreter",
+                              only=jdk, env=env))
     for spec in args.config:
         name, eq, options = spec.partition("=")
         if not eq or not name or any(c.name == name for c in configs):

@@ -48,7 +48,7 @@ def run_config(config, fork, args, progress, index, count):
     if args.verbose:
         progress.clear()
         print("$ " + " ".join(shlex.quote(a) for a in argv), file=sys.stderr)
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=config.env)
     results, key = {}, None
     bench = None
     for line in proc.stdout:

@@ -56,6 +56,36 @@ def comparison_table(configs, summary, args, out):
         print(row, file=out)
 
 
+def hotspot_table(configs, summary, args, out):
+    """Each minivm stub configuration beside HotSpot's intrinsic for the same digest: minivm's
+    ops/ms over java-C2's (HotSpot C2 with its own intrinsics), per digest and length."""
+    if "java-C2" not in summary:
+        return
+    stubs = [c.name for c in configs if c.kind == "minivm" and c.stub_kind]
+    if not stubs:
+        return
+    width = max([len(n) for n in stubs] + [7]) + 1
+    print("\nvs HotSpot: minivm's stubs against java-C2, HotSpot's own intrinsics (ratio of ops/ms; "
+          "'~' marks a difference inside the 99.9% error bars):", file=out)
+    head = f"{'Benchmark':<28} {'(digesterName)':>14} {'(length)':>9} {'java-C2 ops/ms':>18}"
+    print(head + "".join(f" {n:>{width}}" for n in stubs), file=out)
+    for k in keys(args):
+        h = summary["java-C2"].get(k)
+        if h is None or not any(summary[n].get(k) for n in stubs):
+            continue
+        row = f"{'MessageDigests.' + k[0]:<28} {k[1]:>14} {k[2]:>9} {fmt(h['score'], 18)}"
+        for n in stubs:
+            s = summary[n].get(k)
+            if s is None or h["score"] <= 0:
+                row += f" {'':>{width}}"
+                continue
+            cell = f"{s['score'] / h['score']:.2f}x"
+            if jmh_stats.overlap(s, h):
+                cell = "~" + cell
+            row += f" {cell:>{width}}"
+        print(row, file=out)
+
+
 def json_number(x):
     # JMH writes NaN and the infinities as strings
     return "NaN" if isinstance(x, float) and math.isnan(x) else x
