@@ -5,13 +5,23 @@
 # minivm knows, the same names in the same order. "(C cores per cpu, T threads
 # per core)" is shown but not compared: HotSpot's formula changed between
 # releases (AMD family 0x17 and later), minivm follows the newest.
-# x86-64 hosts with a `java` on PATH only; skips (77) otherwise.
+# x86-64 hosts only; the java is HotSpot 25, the project's (scripts/oracle, which
+# sh scripts/test sets up), else JAVA_HOME's, else one on PATH; skips (77) without any.
 # -XX:UseAVX=3 keeps HotSpot from dropping AVX-512 names by ergonomics (it
 # falls back by itself on CPUs without AVX-512).
 tool=$1
 [ "$(uname -m)" = x86_64 ] || { echo "not an x86-64 host"; exit 77; }
 [ -z "${MINIVM_WRAPPER:-}" ] || { echo "cross build: $tool runs under $MINIVM_WRAPPER"; exit 77; }
-command -v java >/dev/null 2>&1 || { echo "no java on PATH"; exit 77; }
+src=${MINIVM_SOURCE_ROOT:-$(dirname "$0")/..}
+if sh "$src/scripts/oracle" java -version >/dev/null 2>&1; then
+    java() { sh "$src/scripts/oracle" java "$@"; }
+elif [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+    java() { "$JAVA_HOME/bin/java" "$@"; }
+elif ! command -v java >/dev/null 2>&1; then
+    echo "no HotSpot (sh scripts/oracle setup), no JAVA_HOME, no java on PATH"
+    exit 77
+fi
+java -version 2>&1 | head -n 1
 
 hs=$(java -XX:UseAVX=3 -Xlog:os+cpu=info -version 2>/dev/null | sed -n 's/^.*\[os,cpu\] \(CPU: total .*\)$/\1/p' | head -n 1)
 [ -n "$hs" ] || { echo "java printed no CPU line"; exit 77; }
