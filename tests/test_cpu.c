@@ -83,8 +83,8 @@ typedef struct catalog_case {
 #define NEON_CRYPTO "fp asimd aes pmull sha1 sha2"
 
 static const catalog_case catalog_cases[] = {
-    /* MIDR: QEMU 7.2's target/arm/cpu64.c for the QEMU models (a53, a72, a76, a64fx, max); the
-       seeds for N1 (r3p1; QEMU's neoverse-n1 is r4p1, 0x414fd0c1), V1, V2. */
+    /* MIDR: QEMU's target/arm/cpu64.c for the QEMU models (a53, a72, a76, a64fx, max); the
+       seeds for N1 (r3p1; QEMU's neoverse-n1 is r4p1, 0x414fd0c1), V1 (r1p1; QEMU 10's is r1p2), V2. */
     { "cortex-a53", A64, 0x410fd034, NULL, "fp asimd crc32 cpuid a53mac", "aes sha1 sha2 sha3 sha512 atomics",
       "0x41:0x0:0xd03:4, fp, asimd, evtstrm, crc32, a53mac" },
     { "cortex-a72", A64, 0x410fd083, NULL, NEON_CRYPTO " crc32", "sha3 sha512 atomics a53mac",
@@ -684,17 +684,24 @@ static void detect_host_matches_proc_cpuinfo(void **state)
         assert_true(ok);
         assert_int_equal(ci.arch, CPU_ARCH_AARCH64);
         check_features("host", &ci, "fp asimd", true);
-        /* Under QEMU user mode the model is known: its MIDR is QEMU 7.2's (target/arm/cpu64.c). */
-        static const struct { const char *model; uint32_t midr; } qemu[] = {
-            { "cortex-a53", 0x410fd034 }, { "cortex-a72", 0x410fd083 }, { "cortex-a76", 0x414fd0b1 },
-            { "neoverse-n1", 0x414fd0c1 }, { "a64fx", 0x461f0010 }, { "max", 0x000f0510 },
+        /* Under QEMU user mode the model is known: its MIDR and FEAT_SHA3 are QEMU 10's
+           (target/arm/cpu64.c, tcg/cpu64.c) */
+        static const struct { const char *model; uint32_t midr; bool sha3; } qemu[] = {
+            { "cortex-a53", 0x410fd034, false }, { "cortex-a72", 0x410fd083, false },
+            { "cortex-a76", 0x414fd0b1, false }, { "cortex-a710", 0x412fd471, true },
+            { "neoverse-n1", 0x414fd0c1, false }, { "neoverse-n2", 0x410fd493, true },
+            { "neoverse-v1", 0x411fd402, true }, { "a64fx", 0x461f0010, false }, { "max", 0x000f0510, true },
         };
         const char *model = getenv("QEMU_CPU");
+        bool known = !model;
         for (size_t i = 0; model && i < sizeof qemu / sizeof qemu[0]; i++)
             if (strcmp(model, qemu[i].model) == 0) {
+                known = true;
                 assert_int_equal(ci.aarch64.midr, qemu[i].midr);
-                assert_int_equal(cpu_has(&ci, A64_CPU_SHA3), strcmp(model, "max") == 0);
+                assert_int_equal(cpu_has(&ci, A64_CPU_SHA3), qemu[i].sha3);
             }
+        if (!known)
+            fail_msg("QEMU_CPU=%s: not a model of this table (cross/qemu-aarch64-models.txt)", model);
     } else {
         assert_false(ok);
         assert_int_equal(ci.arch, CPU_ARCH_UNKNOWN);
