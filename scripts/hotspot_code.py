@@ -232,7 +232,7 @@ def main(argv):
         elif a == "--build" and args:
             build = args.pop(0)
         else:
-            fail(f"usage: hotspot_code.py [--check | --record] [--build DIR]")
+            fail("usage: hotspot_code.py [--check | --record] [--build DIR]")
     if subprocess.run(["sh", "-c", "command -v llvm-mc"], capture_output=True).returncode != 0:
         print("hotspot_code: llvm-mc is not installed (scripts/bootstrap installs it): skipped")
         return 77

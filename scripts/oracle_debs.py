@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """scripts/oracle_debs.py — fetch Debian packages of another release and architecture for a
-sysroot (scripts/oracle): the suite's Packages index from the mirror, each package's .deb,
-checked against the index's SHA256, into a directory; prints the paths, one a line.
+sysroot (scripts/oracle), as apt would trust them: the suite's InRelease from the mirror,
+its signature checked by gpgv against Debian's archive keyring (debian-archive-keyring, which
+Debian 12 has for Debian 13 too), the Packages index checked against the SHA256 the signed
+Release gives, each package's .deb against the index's SHA256, into a directory; prints the
+paths, one a line.
 
     oracle_debs.py MIRROR SUITE ARCH DIR PACKAGE...
 
@@ -10,8 +13,12 @@ A package already in DIR with the right checksum is not fetched again."""
 import hashlib
 import lzma
 import os
+import subprocess
 import sys
+import tempfile
 import urllib.request
+
+KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
 
 
 def fetch(url):
@@ -19,8 +26,34 @@ def fetch(url):
         return r.read()
 
 
+def signed_release(mirror, suite):
+    """The suite's Release text, once gpgv has checked InRelease's signature."""
+    with tempfile.TemporaryDirectory() as tmp:
+        signed, plain = os.path.join(tmp, "InRelease"), os.path.join(tmp, "Release")
+        with open(signed, "wb") as f:
+            f.write(fetch(f"{mirror}/dists/{suite}/InRelease"))
+        p = subprocess.run(["gpgv", "--keyring", KEYRING, "--output", plain, signed], capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"oracle_debs: {mirror}/dists/{suite}/InRelease: no good signature by {KEYRING}:\n{p.stderr}")
+        return open(plain).read()
+
+
 def index(mirror, suite, arch):
-    text = lzma.decompress(fetch(f"{mirror}/dists/{suite}/main/binary-{arch}/Packages.xz")).decode()
+    release = signed_release(mirror, suite)
+    name = f"main/binary-{arch}/Packages.xz"
+    want = None
+    in_sha256 = False
+    for line in release.splitlines():
+        if not line.startswith(" "):
+            in_sha256 = line.startswith("SHA256:")
+        elif in_sha256 and line.split()[-1] == name:
+            want = line.split()[0]
+    if not want:
+        sys.exit(f"oracle_debs: the signed Release of {suite} has no SHA256 for {name}")
+    data = fetch(f"{mirror}/dists/{suite}/{name}")
+    if hashlib.sha256(data).hexdigest() != want:
+        sys.exit(f"oracle_debs: {name}: SHA256 differs from the signed Release")
+    text = lzma.decompress(data).decode()
     packages = {}
     for stanza in text.split("\n\n"):
         fields = {}
