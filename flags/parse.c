@@ -303,8 +303,6 @@ bool flag_process_argument(const char *arg, bool ignore_unrecognized, flag_origi
         fprintf(err, "Unrecognized VM option '%s'\n", argname);
         flag_id guess = flag_fuzzy_match(argname, arg_len);
         if (guess != FLAG_COUNT) {
-            /* HotSpot 17 ended this line with a blank instead of a newline; later
-               releases print the newline */
             bool is_bool = flag_descs[guess].type == FLAG_TYPE_bool;
             fprintf(err, "Did you mean '%s%s%s'?\n", is_bool ? "(+/-)" : "", flag_descs[guess].name,
                     is_bool ? "" : "=<value>");

@@ -13,7 +13,7 @@
  *  2. The rules the HotSpot jtreg tests encode (
  *     test/hotspot/jtreg/compiler/intrinsics/sha/cli/) for each SHA flag on a
  *     supported and an unsupported emulated CPU, and the x86-64 policies
- *     (SHA-1/256/512 as HotSpot 17; SHA-3 under minivm's table, JDK24 and
+ *     (SHA-1/256/512 as HotSpot 25; SHA-3 under minivm's table, JDK24 and
  *     JDK-8384353; UseAVX capped as HotSpot).
  *  3. The what-if mode (an AArch64 CPU emulated on an x86-64 host), the
  *     done-criterion command line, CPU-selection errors, -XX:+PrintCPUFeatures.
@@ -234,7 +234,7 @@ static const erg_case rule_cases[] = {
       "-XX:+UseSIMDForSHA3Intrinsic"},
      "ffFFft", ""},
 
-    /* -- x86-64: SHA1 from SHA-NI, SHA256 from SHA-NI (HotSpot 17: or AVX2+BMI2), SHA512 from AVX2+BMI2;
+    /* -- x86-64: SHA1 from SHA-NI, SHA256 from SHA-NI (HotSpot 25: or AVX2+BMI2), SHA512 from AVX2+BMI2;
           SHA3 by policy. minivm's table: Intel with AVX-512 -> the AVX-512 stub (either design),
           AMD with AVX-512 -> the lanes stub but GPR under the row design, everything else -> GPR -- */
     {"x86_zen3_defaults", {ZEN3}, "TTTTTF", ""},

@@ -8,8 +8,8 @@
  *
  * Each table case runs build/minivm as a child process. "@file" stands for
  * the case's settings file (written to a temporary file), "@prog" for a
- * program returning 42. The expected texts are HotSpot 17's, checked against
- * `java` on the project's machine, with "Java Virtual Machine" replaced by
+ * program returning 42. The expected texts are HotSpot 25's, checked against
+ * the project's HotSpot 25 (scripts/oracle), with "Java Virtual Machine" replaced by
  * "minivm" in the closing lines. Cases that depend on the architecture name
  * a CPU with -XX:EmulateCPU, so they hold on any host.
  */
@@ -49,7 +49,7 @@ typedef struct flag_case {
 
 #define UNLOCK       "-XX:+UnlockDiagnosticVMOptions"
 /* minivm's UnlockDiagnosticVMOptions is true (HotSpot's trueInDebug, as in a debug
-   build); this gives a product build's locking, whose texts are HotSpot 17's */
+   build); this gives a product build's locking, whose texts are HotSpot 25's */
 #define PRODUCT      "-XX:-UnlockDiagnosticVMOptions"
 #define UNLOCK_EXP   "-XX:+UnlockExperimentalVMOptions"
 #define IGNORE       "-XX:+IgnoreUnrecognizedVMOptions"
@@ -141,7 +141,7 @@ static const flag_case cases[] = {
     /* ---- the unlock options: kind and order ---- */
     {"unlock_after_the_flag_fails", NULL, NULL, {PRODUCT, "-XX:+UseSHA3Intrinsics", UNLOCK, "-version"}, 1, EXACT, "",
      EXACT, DIAGNOSTIC_LOCKED("UseSHA3Intrinsics") IMPROPER("UseSHA3Intrinsics") FATAL_TAIL},
-    /* accepted; zen3 gets minivm's GPR stub (HotSpot 17 would refuse it: no x86 SHA-3 stub there) */
+    /* accepted; zen3 gets minivm's GPR stub (HotSpot 25 would refuse it: its one x86 SHA-3 stub needs AVX-512) */
     {"unlock_before_the_flag_works", NULL, NULL, {UNLOCK, "-XX:EmulateCPU=zen3", "-XX:+UseSHA3Intrinsics", "-version"},
      0, EXACT, "", EXACT, VERSION},
     {"unlock_taken_back", NULL, NULL, {UNLOCK, "-XX:-UnlockDiagnosticVMOptions", "-XX:-UseSHA3Intrinsics", "-version"},
@@ -363,7 +363,7 @@ static const flag_case cases[] = {
       "-XX:DisableIntrinsic=_sha3_implCompress,_digestBase_implCompressMB,_sha5_implCompress,_sha2_implCompress", FINAL,
       "-version"},
      0, CONTAINS,
-     /* HotSpot 17's own output for these options */
+     /* HotSpot 25's own output for these options */
      "ccstrlist DisableIntrinsic                         = _sha3_implCompress,_digestBase_implCompressMB\n"
      "          DisableIntrinsic                        += "
      "_sha3_implCompress,_digestBase_implCompressMB,_sha5_implCompress,_sha2_implCompress         {diagnostic} "
@@ -467,7 +467,7 @@ static char *line_of(const char *out, const char *name)
 }
 
 /*
- * HotSpot 17 on x86-64 (`java -XX:+PrintFlagsFinal -version`). Lines whose value comes from
+ * HotSpot 25 on x86-64 (`java -XX:+PrintFlagsFinal -version`). Lines whose value comes from
  * ergonomics (UseSHA, UseFPUForSpilling) are compared with minivm's value in
  * the value column; every other column, and the other lines, byte for byte.
  */
@@ -481,9 +481,9 @@ static void final_columns_match_hotspot(void **state)
         {"     bool UseSHA                                   = true                                      {product} "
          "{default}",
          true},
-        {"     bool UseSHA3Intrinsics                        = false                                  {diagnostic} "
+        {"     bool UseSHA3Intrinsics                        = true                                   {diagnostic} "
          "{default}",
-         true}, /* HotSpot 17 has no x86 SHA-3 stub; minivm's value is its policy's */
+         true}, /* HotSpot 25's on an AVX-512 host; minivm's value is its policy's */
         {"     bool UnlockDiagnosticVMOptions                = true                                   {diagnostic} "
          "{command line}",
          false},

@@ -80,6 +80,7 @@ typedef struct suite {
     int ncombos;
     departure deps[MAX_DEPARTURES];
     int ndeps;
+    char *flags_md;    /* docs/flags.md's text, which the departures point into */
 } suite;
 
 static suite S;
@@ -223,6 +224,7 @@ static const char *load_combinations(suite *s)
                 return why;
             }
     }
+    free(text); /* the combinations keep copies */
     return NULL;
 }
 
@@ -493,6 +495,7 @@ static const char *load_departures(suite *s)
     char *text = read_text(tu_source_path("docs/flags.md"));
     if (!text)
         return "cannot read docs/flags.md";
+    s->flags_md = text;
     char *p = strstr(text, DEPARTURES_HEADING "\n");
     if (!p)
         return "docs/flags.md has no '" DEPARTURES_HEADING "' section";
@@ -525,7 +528,7 @@ static const char *load_departures(suite *s)
         d->combos = cells[2];
         d->items = cells[3];
     }
-    return NULL; /* text stays allocated: the rows point into it */
+    return NULL;
 }
 
 /* Does one entry of a departure's CPU cell name this run's CPU? "every CPU", "native", a QEMU

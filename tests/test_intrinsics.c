@@ -26,8 +26,8 @@
  * tests/sha3_driver.c's, shared with test_sha3.c.
  *
  * The CLI cases run build/minivm on examples/digest.mva: the flags' texts,
- * HotSpot 17's messages for bad DisableIntrinsic lists (checked against
- * `java` on the project's machine), and the real stubs end to end.
+ * HotSpot 25's messages for bad DisableIntrinsic lists (checked against
+ * the project's HotSpot 25), and the real stubs end to end.
  */
 #include <setjmp.h>
 #include <stdarg.h>

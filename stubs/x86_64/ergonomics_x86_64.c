@@ -1,10 +1,10 @@
 /*
  * stubs/x86_64/ergonomics_x86_64.c — x86-64 ergonomics, after HotSpot's
  * cpu/x86/vm_version_x86.cpp: UseAVX capped to what the CPU has, BMI1/BMI2,
- * and the SHA intrinsics. SHA-1, SHA-256 and SHA-512 follow HotSpot 17 (which
- * this machine's java reproduces: UseSHA, SHA1, SHA256, SHA512 true on a CPU
- * with SHA-NI, AVX2 and BMI2), except that SHA-256 needs SHA-NI: minivm has
- * no AVX2 SHA-256 stub, and a true flag means a stub runs.
+ * and the SHA intrinsics. SHA-1, SHA-256 and SHA-512 follow HotSpot 25 (the
+ * differential suite, tests/test_hotspot.c, compares them on every CPU it has),
+ * except that SHA-256 needs SHA-NI: minivm has no AVX2 SHA-256 stub, and a true
+ * flag means a stub runs (docs/flags.md, the sha256-avx2 departures).
  *
  * SHA-3 is a policy, data in tables, chosen by -XX:SHA3IntrinsicPolicy
  * (docs/flags.md shows them and what every catalog CPU ends with):

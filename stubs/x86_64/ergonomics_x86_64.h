@@ -8,7 +8,7 @@
 
 #include "cpu.h"
 
-/* HotSpot's x86 SHA rules (SHA-1/256/512 as HotSpot 17; SHA-3 under the
+/* HotSpot's x86 SHA rules (SHA-1/256/512 as HotSpot 25; SHA-3 under the
    -XX:SHA3IntrinsicPolicy table), plus the AVX/BMI/FPU-spilling defaults
    HotSpot prints on x86, UseAVX capped with HotSpot's warning. */
 void x64_sha_ergonomics(const cpu_info *cpu);
