@@ -30,11 +30,13 @@ import argparse
 import datetime
 import json
 import os
+import shlex
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mdbench.common import EMULATION_NOTE, ROOT, keys, machine_info  # noqa: E402
+from mdbench.common import EMULATION_NOTE, ROOT, find_hotspot, keys, machine_info  # noqa: E402
 from mdbench.configs import discover  # noqa: E402
 from mdbench.docsreport import report  # noqa: E402
 from mdbench.filemode import file_mode  # noqa: E402
@@ -119,7 +121,24 @@ def main(argv):
         tool = os.path.join(ROOT, "build", "bench", "sha3_compare")
         if not os.path.exists(tool):
             sys.exit(f"bench --goals: {tool} is not built (meson compile -C build)")
-        return subprocess.call([tool] + argv[1:])
+        rest = argv[1:]
+        if "--java" in rest or "--no-java" in rest or "-h" in rest or "--help" in rest:
+            return subprocess.call([tool] + rest)
+        # the HotSpot the runner finds (HotSpot 25 first); sha3_compare starts one program, so
+        # the project's, which runs in its Debian 13 root, gets a two-line wrapper
+        hotspot = find_hotspot(argparse.Namespace(no_java=False, qemu_cpu=None))
+        if not hotspot:
+            return subprocess.call([tool, "--no-java"] + rest)
+        print(f"bench --goals: java -Xint is {hotspot.version} ({hotspot.where})", flush=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            java = hotspot.command[0]
+            if len(hotspot.command) > 1:
+                java = os.path.join(tmp, "java")
+                with open(java, "w") as f:
+                    f.write("#!/bin/sh\nexec " + " ".join(shlex.quote(w) for w in hotspot.command) + ' "$@"\n')
+                os.chmod(java, 0o755)
+            env = hotspot.env or os.environ
+            return subprocess.call([tool, "--java", java, "--java-src", hotspot.source] + rest, env=env)
     args = parse_args(argv)
     if args.report:
         return report(args, argv)

@@ -79,12 +79,11 @@ static const struct design {
     cpu_arch arch;
     stub_family family;
     const char *variant;
-    const char *label;
-    const void *design;
+    const struct a64_sha3_design *design; /* its label and generator parameters */
 } designs[] = {
-    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", a64_sha3_gpr_designs[0].label, &a64_sha3_gpr_designs[0].cfg},
-    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", a64_sha3_gpr_designs[1].label, &a64_sha3_gpr_designs[1].cfg},
-    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", a64_sha3_gpr_designs[2].label, &a64_sha3_gpr_designs[2].cfg},
+    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", &a64_sha3_gpr_designs[0]},
+    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", &a64_sha3_gpr_designs[1]},
+    {CPU_ARCH_AARCH64, STUB_FAMILY_SHA3, "gpr", &a64_sha3_gpr_designs[2]},
 };
 #define NDESIGNS (sizeof designs / sizeof designs[0])
 
@@ -129,7 +128,7 @@ static void collect_targets(void)
             for (size_t d = 0; d < NDESIGNS; d++)
                 if (designs[d].arch == arch->arch && designs[d].family == v->family &&
                     strcmp(designs[d].variant, v->name) == 0)
-                    add_target(arch, v, designs[d].design, designs[d].label);
+                    add_target(arch, v, &designs[d].design->cfg, designs[d].design->label);
         }
     }
 }
@@ -317,8 +316,8 @@ static void check_known_answer(const target *t, const runnable *r)
         [STUB_FAMILY_SHA3] = "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532",
         [STUB_FAMILY_SHA1] = "a9993e364706816aba3e25717850c26c9cd0d89d",
         [STUB_FAMILY_SHA256] = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
-        [STUB_FAMILY_SHA512] = "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
-                               "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+        [STUB_FAMILY_SHA512] = ("ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+                                "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"),
     };
     const stub_family f = t->v.family;
     state_words st = {0};
