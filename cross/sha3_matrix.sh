@@ -123,7 +123,7 @@ sha2_matrix() {
     if [ "$arch" = x86_64 ]; then f1=sha f2=sha f5=avx2 v1=sha-ni v2=sha-ni v5=avx2; else
         f1=sha1 f2=sha256 f5=sha512 v1=crypto v2=crypto v5=crypto; fi
     before=$failed
-    printf '\n%-12s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s\n' model "$f1" "$f2" "$f5" sha1 sha256 sha512 nosha
+    printf '\n%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s\n' model "$f1" "$f2" "$f5" sha1 sha256 sha512 nosha
     for m in $models; do
         cpu=$(run "$m" -XX:+UnlockDiagnosticVMOptions -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
         has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
@@ -140,7 +140,7 @@ sha2_matrix() {
         n5=$(cell "$m" -XX:-UseSHA)
         nosha="int - OK"
         if [ "$n1" != "int - OK" ] || [ "$n2" != "int - OK" ] || [ "$n5" != "int - OK" ]; then nosha="$n1/$n2/$n5"; fi
-        printf '%-12s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s\n' "${m%%,*}" "$h1" "$h2" "$h5" "$c1" "$c2" "$c5" \
+        printf '%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s\n' "${m%%,*}" "$h1" "$h2" "$h5" "$c1" "$c2" "$c5" \
             "$nosha"
         w1="int W OK" w2="int W OK" w5="int W OK"
         if [ "$h1" = yes ]; then w1="$v1 - OK"; fi
@@ -160,7 +160,7 @@ sha2_matrix() {
 
 failed=0
 if [ "$arch" = x86_64 ]; then
-    printf '%-12s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s %-14s\n' model avx512 bmi2 off gpr nobmi avx2 avx1 avx512
+    printf '%-15s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s %-14s\n' model avx512 bmi2 off gpr nobmi avx2 avx1 avx512
     for m in $models; do
         cpu=$(run "$m" -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
         has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
@@ -171,7 +171,7 @@ if [ "$arch" = x86_64 ]; then
         avx2=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic)
         avx1=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic -XX:UseAVX=1)
         avx512=$(cell "$m" -XX:EmulateCPU=icelake-server -XX:+UseSIMDForSHA3Intrinsic)
-        printf '%-12s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s %-14s\n' "${m%%,*}" "$(has avx512f)" "$(has bmi2)" \
+        printf '%-15s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s %-14s\n' "${m%%,*}" "$(has avx512f)" "$(has bmi2)" \
             "$off" "$gpr" "$nobmi" "$avx2" "$avx1" "$avx512"
         # what the model's features lead to: without BMI1+BMI2 the GPR row is gpr-nobmi, without
         # AVX2 there is no vector stub (the SHA3 warning and the bytecode; the what-if AVX-512
