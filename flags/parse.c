@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,13 +180,18 @@ static bool set_numeric_flag(flag_id id, const char *value, flag_origin origin, 
     uint64_t n;
     if (!flag_parse_julong(value, &n))
         return false;
+    /* HotSpot 25's parse_integer<T>: a value the flag's C type cannot hold is not a value of
+       it (Improperly specified), where 17 truncated (4294967297 on an int was 1) */
+    if ((t == FLAG_TYPE_int && n > (neg ? (uint64_t)INT_MAX + 1 : (uint64_t)INT_MAX)) ||
+        (t == FLAG_TYPE_uint && n > UINT_MAX) ||
+        (t == FLAG_TYPE_intx && n > (neg ? (uint64_t)INTPTR_MAX + 1 : (uint64_t)INTPTR_MAX)))
+        return false;
     flag_value v;
     memset(&v, 0, sizeof v);
     switch (t) {
-    /* the casts truncate as HotSpot's do: -XX:Foo=4294967297 on an int is 1 */
-    case FLAG_TYPE_int: v.v_int = (int)(neg ? 0u - (unsigned)n : (unsigned)n); break;
+    case FLAG_TYPE_int: v.v_int = neg ? (int)(-(int64_t)n) : (int)n; break;
     case FLAG_TYPE_uint: v.v_uint = (uint)n; break;
-    case FLAG_TYPE_intx: v.v_intx = (intx)(neg ? 0u - (uintx)n : (uintx)n); break;
+    case FLAG_TYPE_intx: v.v_intx = neg ? (n == (uint64_t)INTPTR_MAX + 1 ? INTPTR_MIN : -(intx)n) : (intx)n; break;
     case FLAG_TYPE_uintx: v.v_uintx = (uintx)n; break;
     case FLAG_TYPE_uint64_t: v.v_uint64_t = n; break;
     case FLAG_TYPE_size_t: v.v_size_t = (size_t)n; break;

@@ -37,7 +37,10 @@ HOTSPOT = {
     "x86_64": ["sh", "scripts/oracle", "java"],
     "aarch64": ["sh", "scripts/oracle", "java-aarch64", "max"],
 }
-EXTRA = {"x86_64": [], "aarch64": ["-XX:+UseSHA3Intrinsics"]}
+# Every stub generated at start-up, before the dump goes on (HotSpot 25 delays the compiler
+# stubs to another thread by default), so the listing is the same on every run.
+EXTRA = {"x86_64": ["-XX:-DelayCompilerStubsGeneration"],
+         "aarch64": ["-XX:-DelayCompilerStubsGeneration", "-XX:+UseSHA3Intrinsics"]}
 
 
 def fail(msg):
@@ -87,7 +90,8 @@ def hotspot_dump(arch):
         with open(os.path.join(tmp, "Hold.java"), "w") as f:
             f.write(HOLD)
         os.chmod(tmp, 0o755)
-        cmd = HOTSPOT[arch] + ["-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintStubCode", "/minivm/Hold.java"]
+        cmd = HOTSPOT[arch] + ["-XX:+UnlockDiagnosticVMOptions"] + EXTRA[arch] + ["-XX:+PrintStubCode",
+                                                                                  "/minivm/Hold.java"]
         env = dict(os.environ, MINIVM_ORACLE_BIND=tmp)
         p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
@@ -103,7 +107,13 @@ def hotspot_dump(arch):
         stubs = parse_dump("".join(out))
         ranges = {m.group(1): (int(m.group(2), 16), int(m.group(3), 16)) for m in
                   re.finditer(r"StubRoutines::(\w+) \[0x([0-9a-f]+), 0x([0-9a-f]+)\]", "".join(out))}
-        with open(f"/proc/{pid}/mem", "rb") as mem:
+        try:
+            mem = open(f"/proc/{pid}/mem", "rb")
+        except PermissionError:
+            p.kill()
+            fail(f"cannot read the JVM's memory (/proc/{pid}/mem): the x86-64 comparison runs as root "
+                 "(the project's HotSpot runs under sudo otherwise)")
+        with mem:
             for name, (start, end) in ranges.items():
                 mem.seek(start)
                 code = mem.read(end - start)
@@ -171,6 +181,7 @@ def mix(arch, code):
         del counts["(invalid)"]
     if data:
         counts["(data bytes)"] = data
+    counts["(code bytes)"] = len(code)
     return counts
 
 
@@ -210,7 +221,7 @@ def difference(hs, mv):
 
 
 def instructions(counts):
-    return sum(c for m, c in counts.items() if m != "(data bytes)")
+    return sum(c for m, c in counts.items() if not m.startswith("("))
 
 
 def host_arch():

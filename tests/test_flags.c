@@ -136,6 +136,17 @@ static const flag_case cases[] = {
     {"range_x86_64_flag", NULL, NULL, {UNLOCK, ON_X86_64, "-XX:UseAVX=4", "-version"}, 1, EXACT, "", EXACT,
      "int UseAVX=4 is outside the allowed range [ 0 ... 3 ]\n"
      "Improperly specified VM option 'UseAVX=4'\n" FATAL_TAIL},
+    /* HotSpot 25: a value the C type cannot hold is no value of the flag (17 truncated it) */
+    {"int_value_beyond_the_type", NULL, NULL, {UNLOCK, ON_X86_64, "-XX:UseAVX=4294967297", "-version"}, 1, EXACT, "",
+     EXACT, "Improperly specified VM option 'UseAVX=4294967297'\n" FATAL_TAIL},
+    {"int_value_beyond_the_type_scaled", NULL, NULL, {UNLOCK, ON_X86_64, "-XX:UseAVX=3G", "-version"}, 1, EXACT, "",
+     EXACT, "Improperly specified VM option 'UseAVX=3G'\n" FATAL_TAIL},
+    {"int_value_at_the_type_minimum", NULL, NULL, {UNLOCK, ON_X86_64, "-XX:UseAVX=-2147483648", "-version"}, 1, EXACT,
+     "", EXACT,
+     "int UseAVX=-2147483648 is outside the allowed range [ 0 ... 3 ]\n"
+     "Improperly specified VM option 'UseAVX=-2147483648'\n" FATAL_TAIL},
+    {"intx_value_beyond_the_type", NULL, NULL, {"-XX:TieredStopAtLevel=-9223372036854775809", "-version"}, 1, EXACT,
+     "", EXACT, "Improperly specified VM option 'TieredStopAtLevel=-9223372036854775809'\n" FATAL_TAIL},
     {"hex_value_accepted", NULL, NULL, {"-XX:TieredStopAtLevel=0x3", FINAL, "-version"}, 0, CONTAINS,
      L_TIERED_CMDLINE_3, EXACT, VERSION},
     /* ---- the unlock options: kind and order ---- */

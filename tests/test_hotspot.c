@@ -17,10 +17,17 @@
  * checked against a live run by `sh scripts/test-hotspot`).
  *
  * A difference fails unless the table of documented departures in docs/flags.md names it: its
- * CPU, its combination and what differs (status, output or the flag). A departure the table
- * names that no longer shows on this CPU fails too. The last line of the output:
+ * CPU, its combination and what differs (status, output or the flag), and the row's minivm and
+ * HotSpot 25 cells say how (each `fragment` there is in that VM's differing text, and each line
+ * of output only one VM prints has one of its fragments). A departure the table names that no
+ * longer shows on this CPU fails too. The last lines of the output:
  *
- *     hotspot: CPU: N of M combinations identical to HotSpot 25 (D documented departures)
+ *     hotspot: departures applied: ID N, ID -, ...   (the combinations each row took on this CPU;
+ *                                                    -: the row does not name this CPU)
+ *     hotspot: ARCH CPU: N of M combinations identical to HotSpot 25 (D documented departures)
+ *
+ * (scripts/lib.sh's mvm_hotspot_summary totals them over the CPUs, and fails when a row took no
+ * combination on any CPU it names: its where-text or combination list matches nothing.)
  *
  *   test_hotspot --record ARCH   print HotSpot's answers for ARCH's combinations (the answers
  *                                file's text), HotSpot being the command in MINIVM_HOTSPOT
@@ -35,6 +42,7 @@
 
 #include <cmocka.h>
 
+#include "cpu.h"
 #include "testutil.h"
 
 #define MAX_COMBOS     128
@@ -69,6 +77,8 @@ typedef struct combo {
 
 typedef struct departure {
     char *id, *cpus, *combos, *items; /* the table's first four cells */
+    char *minivm, *hotspot;           /* the next two: how each VM's side reads (its `fragments`) */
+    int applied;                      /* combinations of this run the row took */
 } departure;
 
 typedef struct suite {
@@ -143,6 +153,17 @@ static char *trim(char *s)
         s++;
     size_t n = strlen(s);
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '`' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* s without leading and trailing blanks only (a cell whose `fragments` keep their backticks) */
+static char *trim_blanks(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
         s[--n] = '\0';
     return s;
 }
@@ -284,14 +305,17 @@ static void add_output_line(sbuf *b, const char *stream, const char *line)
     sb_puts(b, "\n");
 }
 
+/* -version's three lines (a vendor's JDK says "OpenJDK 64-Bit Server VM Temurin-25... (build"),
+   and PrintFlagsFinal's heading */
 static bool banner_line(const char *line)
 {
-    static const char *const banners[] = {"openjdk version ",    "OpenJDK Runtime Environment ",
-                                          "OpenJDK 64-Bit Server VM (build ", "minivm version ",
+    static const char *const banners[] = {"openjdk version ", "OpenJDK Runtime Environment ", "minivm version ",
                                           "minivm Runtime Environment ", "minivm 64-Bit VM (build ", NULL};
     for (int i = 0; banners[i]; i++)
         if (starts_with(line, banners[i]))
             return true;
+    if (starts_with(line, "OpenJDK 64-Bit Server VM ") && strstr(line, "(build ") && !strstr(line, "warning:"))
+        return true;
     return strcmp(line, "[Global flags]") == 0;
 }
 
@@ -402,14 +426,13 @@ static char *run_minivm(const suite *s, const combo *c)
     return answer;
 }
 
-/* HotSpot through a command (words, then the options), e.g. "sh SRC/scripts/oracle java". */
-static tu_result run_hotspot_command(const char *command, const combo *c, bool flags)
+/* HotSpot through a command (its words, then the options): "sh SRC/scripts/oracle java". */
+static tu_result run_hotspot_command(const char *const *command, const combo *c, bool flags)
 {
-    const char *args[64 + MAX_OPTIONS];
+    const char *args[16 + MAX_OPTIONS + 4];
     int n = 0;
-    char *words = dup_range(command, strlen(command));
-    for (char *save = NULL, *w = strtok_r(words, " ", &save); w && n < 64; w = strtok_r(NULL, " ", &save))
-        args[n++] = w;
+    for (int i = 0; command[i] && n < 16; i++)
+        args[n++] = command[i];
     if (flags) {
         args[n++] = "-XX:+UnlockDiagnosticVMOptions";
         for (int i = 0; c && i < c->argc; i++)
@@ -418,16 +441,38 @@ static tu_result run_hotspot_command(const char *command, const combo *c, bool f
     }
     args[n++] = "-version";
     args[n] = NULL;
-    tu_result r = tu_run_command(args, NULL, 600);
-    free(words);
-    return r;
+    return tu_run_command(args, NULL, 600);
 }
 
-static char *native_hotspot_command(void)
+/* The native HotSpot: scripts/oracle's (its own JAVA_HOME stand-in included). */
+static const char *const *native_hotspot_command(void)
 {
-    static char cmd[4096];
-    snprintf(cmd, sizeof cmd, "sh %s java", tu_source_path("scripts/oracle"));
+    static char oracle[4096];
+    static const char *cmd[4];
+    snprintf(oracle, sizeof oracle, "%s", tu_source_path("scripts/oracle"));
+    cmd[0] = "sh", cmd[1] = oracle, cmd[2] = "java", cmd[3] = NULL;
     return cmd;
+}
+
+/* MINIVM_HOTSPOT's words (the record mode's command; no word has a blank: paths relative to
+   the checkout, which scripts/test-hotspot runs from), NULL-terminated. */
+static const char *const *words_of(const char *text)
+{
+    static char buf[4096];
+    static const char *w[17];
+    snprintf(buf, sizeof buf, "%s", text);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && n < 16; t = strtok_r(NULL, " ", &save))
+        w[n++] = t;
+    w[n] = NULL;
+    return w;
+}
+
+/* Is this -version's first line HotSpot 25 or later? */
+static bool hotspot_25(const char *err)
+{
+    const char *v = strstr(err, " version \"");
+    return v && atoi(v + 10) >= 25;
 }
 
 /* ---- the recorded answers ---------------------------------------------------------------------- */
@@ -515,7 +560,8 @@ static const char *load_departures(suite *s)
             if (!bar)
                 break;
             *bar = '\0';
-            cells[n++] = trim(q);
+            cells[n] = n < 4 ? trim(q) : trim_blanks(q);
+            n++;
             q = bar + 2;
         }
         if (n < 7) {
@@ -527,6 +573,8 @@ static const char *load_departures(suite *s)
         d->cpus = cells[1];
         d->combos = cells[2];
         d->items = cells[3];
+        d->minivm = cells[4];
+        d->hotspot = cells[5];
     }
     return NULL;
 }
@@ -607,9 +655,141 @@ static bool departure_item(const suite *s, const departure *d, const char *item)
     return list_has(d->items, ",", item) || (is_flag(s->arch, item) && list_has(d->items, ",", "every flag"));
 }
 
+/* The `fragments` of a cell, into out (at most max); their number. Each is a copy. */
+static int fragments(const char *cell, char *out[], int max)
+{
+    int n = 0;
+    for (const char *p = strchr(cell, '`'); p && n < max;) {
+        const char *end = strchr(p + 1, '`');
+        if (!end)
+            break;
+        out[n++] = dup_range(p + 1, (size_t)(end - p - 1));
+        p = strchr(end + 1, '`');
+    }
+    return n;
+}
+
+/* The output lines ("out ..."/"err ...") of answer a that b does not have (as many times as a has
+   them beyond b), one a line (malloc'ed). */
+static char *extra_lines(const char *a, const char *b)
+{
+    sbuf out = {0};
+    sb_add(&out, "", 0);
+    char *rest = dup_range(b, strlen(b));
+    for (const char *p = a; *p;) {
+        size_t n = strcspn(p, "\n");
+        char *line = dup_range(p, n);
+        p += n + (p[n] == '\n');
+        if (starts_with(line, "out ") || starts_with(line, "err ")) {
+            size_t len = strlen(line);
+            char *at = NULL;
+            for (char *q = rest; !at && (q = strstr(q, line)); q++)
+                if ((q == rest || q[-1] == '\n') && (q[len] == '\n' || q[len] == '\0'))
+                    at = q;
+            if (at) {
+                memset(at, '#', len); /* taken */
+            } else {
+                sb_puts(&out, line);
+                sb_puts(&out, "\n");
+            }
+        }
+        free(line);
+    }
+    free(rest);
+    return out.s;
+}
+
+/* Does departure d's side (its minivm or HotSpot 25 cell) describe that VM here? Each fragment is
+   in the VM's values of d's items, and, when d covers output, each line only this VM prints has a
+   fragment (none: the VM prints nothing the other does not). Why not, into why. */
+static bool side_matches(const suite *s, const departure *d, const char *cell, const char *name, const char *answer,
+                         const char *other, sbuf *why)
+{
+    char *frag[16];
+    int nf = fragments(cell, frag, 16);
+    sbuf text = {0};
+    sb_add(&text, "", 0);
+    const char *const *flags = compared_flags(s->arch);
+    for (int j = -2; j < 0 || flags[j]; j++) {
+        const char *item = j == -2 ? "status" : j == -1 ? "output" : flags[j];
+        if (departure_item(s, d, item)) {
+            char *v = item_value(answer, item);
+            sb_puts(&text, v);
+            sb_puts(&text, "\n");
+            free(v);
+        }
+    }
+    bool ok = true;
+    for (int f = 0; f < nf; f++)
+        if (!strstr(text.s, frag[f])) {
+            ok = false;
+            sb_puts(why, "  departure ");
+            sb_puts(why, d->id);
+            sb_puts(why, ": ");
+            sb_puts(why, name);
+            sb_puts(why, " has no `");
+            sb_puts(why, frag[f]);
+            sb_puts(why, "` here\n");
+        }
+    if (departure_item(s, d, "output")) {
+        char *extra = extra_lines(answer, other);
+        for (const char *p = extra; *p;) {
+            size_t n = strcspn(p, "\n");
+            char *line = dup_range(p, n);
+            p += n + (p[n] == '\n');
+            bool described = false;
+            for (int f = 0; f < nf && !described; f++)
+                described = strstr(line, frag[f]) != NULL;
+            if (!described) {
+                ok = false;
+                sb_puts(why, "  departure ");
+                sb_puts(why, d->id);
+                sb_puts(why, ": only ");
+                sb_puts(why, name);
+                sb_puts(why, " prints '");
+                sb_puts(why, line);
+                sb_puts(why, "', which its cell does not name\n");
+            }
+            free(line);
+        }
+        free(extra);
+    }
+    for (int f = 0; f < nf; f++)
+        free(frag[f]);
+    free(text.s);
+    return ok;
+}
+
 /* ---- the tests --------------------------------------------------------------------------------- */
 
-/* Every combination, CPU and item a departure names exists (a typo would hide a difference). */
+/* Is name a QEMU model of cross/qemu-aarch64-models.txt or cross/qemu-x86_64-models.txt (the
+   model: the -cpu value's first part)? */
+static bool known_model(const char *name)
+{
+    static const char *const files[] = {"cross/qemu-aarch64-models.txt", "cross/qemu-x86_64-models.txt"};
+    bool found = false;
+    for (int f = 0; f < 2 && !found; f++) {
+        char *text = read_text(tu_source_path(files[f]));
+        for (char *line = text, *next; line && *line && !found; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            if (*line == '#')
+                continue;
+            char *value = strchr(line, ' ');
+            if (value) {
+                value++;
+                size_t n = strcspn(value, ",");
+                found = strlen(name) == n && strncmp(value, name, n) == 0;
+            }
+        }
+        free(text);
+    }
+    return found;
+}
+
+/* Every combination, CPU, feature, flag and item a departure names exists (a typo would hide a
+   difference, or leave a row that applies nowhere). */
 static void departures_name_what_exists(void **state)
 {
     (void)state;
@@ -630,6 +810,43 @@ static void departures_name_what_exists(void **state)
                 fail_msg("departure %s names '%s', not a combination of tests/hotspot/combinations.txt", d->id,
                          want);
             p = next;
+        }
+        free(copy);
+        /* a where-text starts with a compared flag's name */
+        if (starts_with(d->combos, WHERE)) {
+            copy = dup_range(d->combos + strlen(WHERE), strlen(d->combos + strlen(WHERE)));
+            for (char *p = copy; p;) {
+                char *next = strstr(p, " and ");
+                if (next) {
+                    *next = '\0';
+                    next += 5;
+                }
+                char *text = trim(p), name[128];
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(text, " "), text);
+                if (!is_flag("x86_64", name) && !is_flag("aarch64", name))
+                    fail_msg("departure %s: 'where HotSpot 25 has `%s`' names no compared flag", d->id, text);
+                p = next;
+            }
+            free(copy);
+        }
+        /* each CPU entry: every CPU, native, a QEMU model of cross/, or an architecture with
+           features minivm knows */
+        copy = dup_range(d->cpus, strlen(d->cpus));
+        for (char *save = NULL, *e = strtok_r(copy, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+            char *entry = trim(e);
+            if (strcmp(entry, "every CPU") == 0 || strcmp(entry, "native") == 0 || known_model(entry))
+                continue;
+            cpu_arch arch = starts_with(entry, "x86-64") ? CPU_ARCH_X86_64
+                            : starts_with(entry, "AArch64") ? CPU_ARCH_AARCH64 : CPU_ARCH_UNKNOWN;
+            const char *rest = entry + (arch == CPU_ARCH_X86_64 ? 6 : arch == CPU_ARCH_AARCH64 ? 7 : 0);
+            if (arch == CPU_ARCH_UNKNOWN || (*rest && *rest != ' '))
+                fail_msg("departure %s: CPU '%s' is no architecture, QEMU model (cross/qemu-*-models.txt), "
+                         "native or every CPU", d->id, entry);
+            char words[256];
+            snprintf(words, sizeof words, "%s", rest);
+            for (char *s2 = NULL, *w = strtok_r(words, " ", &s2); w; w = strtok_r(NULL, " ", &s2))
+                if (strcmp(w, "with") && strcmp(w, "without") && cpu_feature_lookup(arch, w) < 0)
+                    fail_msg("departure %s: '%s' is not a %s feature minivm knows", d->id, w, cpu_arch_name(arch));
         }
         free(copy);
         copy = dup_range(d->items, strlen(d->items));
@@ -680,6 +897,11 @@ static void compare_one(void **state)
         departure *d = &S.deps[k];
         if (!departure_cpu(&S, d) || !departure_combo(d, c))
             continue;
+        d->applied++;
+        /* each side as its cell says */
+        if (!side_matches(&S, d, d->minivm, "minivm", mine, c->hotspot, &why) ||
+            !side_matches(&S, d, d->hotspot, "HotSpot 25", c->hotspot, mine, &why))
+            ok = false;
         /* each item the row names must differ here: status, output, then the flags */
         const char *const *flags = compared_flags(S.arch);
         for (int j = -2; j < 0 || flags[j]; j++) {
@@ -701,8 +923,9 @@ static void compare_one(void **state)
     }
     c->verdict = !ok ? 3 : departed ? 2 : 1;
     if (!ok) {
-        print_message("'%s' on %s %s:\n%s  HotSpot 25:\n%s  minivm:\n%s", c->text, S.arch, S.cpu, why.s, c->hotspot,
-                      mine);
+        /* not print_message: its buffer is 1 KiB */
+        fprintf(stderr, "'%s' on %s %s:\n%s  HotSpot 25:\n%s  minivm:\n%s", c->text, S.arch, S.cpu, why.s,
+                c->hotspot, mine);
         free(why.s);
         free(mine);
         fail_msg("minivm and HotSpot 25 differ on '%s' (%s %s)", c->text, S.arch, S.cpu);
@@ -737,13 +960,13 @@ static const char *detect_features(suite *s)
 static const char *ask_live_hotspot(suite *s)
 {
     static char why[8192];
-    const char *cmd = native_hotspot_command();
+    const char *const *cmd = native_hotspot_command();
     tu_result v = run_hotspot_command(cmd, NULL, false);
-    if (v.status != 0 || !strstr(v.err, " version \"25")) {
+    if (v.status != 0 || !hotspot_25(v.err)) {
         snprintf(why, sizeof why,
-                 "the native HotSpot 25 did not start (`%s -version`: status %d):\n%.600s\n"
+                 "the native HotSpot 25 did not start (`sh %s java -version`: status %d):\n%.600s\n"
                  "  set it up with `sh scripts/oracle setup` (sh scripts/test does)",
-                 cmd, v.status, v.err);
+                 cmd[1], v.status, v.err);
         tu_result_free(&v);
         return why;
     }
@@ -767,11 +990,12 @@ static void setup_failed(void **state)
 /* --record ARCH: HotSpot's answers for ARCH's combinations, on stdout. */
 static int record(const char *arch)
 {
-    const char *cmd = getenv("MINIVM_HOTSPOT");
-    if (!cmd || !*cmd) {
+    const char *text = getenv("MINIVM_HOTSPOT");
+    if (!text || !*text) {
         fprintf(stderr, "test_hotspot --record: set MINIVM_HOTSPOT to the HotSpot command\n");
         return 2;
     }
+    const char *const *cmd = words_of(text);
     S.arch = arch;
     const char *why = load_combinations(&S);
     if (why) {
@@ -779,8 +1003,8 @@ static int record(const char *arch)
         return 2;
     }
     tu_result v = run_hotspot_command(cmd, NULL, false);
-    if (v.status != 0 || !strstr(v.err, " version \"25")) {
-        fprintf(stderr, "test_hotspot --record: `%s -version` did not start HotSpot 25 (status %d):\n%s", cmd,
+    if (v.status != 0 || !hotspot_25(v.err)) {
+        fprintf(stderr, "test_hotspot --record: `%s -version` did not start HotSpot 25 (status %d):\n%s", text,
                 v.status, v.err);
         return 1;
     }
@@ -851,6 +1075,14 @@ int main(int argc, char **argv)
         same += S.combos[i].verdict == 1;
         departed += S.combos[i].verdict == 2;
     }
+    printf("hotspot: departures applied:");
+    for (int k = 0; k < S.ndeps; k++) {
+        if (departure_cpu(&S, &S.deps[k]))
+            printf(" %s %d%s", S.deps[k].id, S.deps[k].applied, k + 1 < S.ndeps ? "," : "");
+        else /* not one of the row's CPUs */
+            printf(" %s -%s", S.deps[k].id, k + 1 < S.ndeps ? "," : "");
+    }
+    printf("\n");
     printf("hotspot: %s %s: %d of %d combinations identical to HotSpot 25 (%d documented departures)\n", S.arch, S.cpu,
            same, total, departed);
     return failed ? 1 : 0;

@@ -18,8 +18,9 @@ class HotSpot:
     """A HotSpot to run bench/MessageDigests.java on: its command (before the VM options), the
     path the source has for it, the environment it needs, its version line."""
 
-    def __init__(self, command, source, env, version, where):
+    def __init__(self, command, source, env, version, where, java=None):
         self.command, self.source, self.env, self.version, self.where = command, source, env, version, where
+        self.java = java or command[0]  # the java binary itself (JMH's "jvm" field)
 
 
 def _major(version_line):
@@ -47,10 +48,11 @@ def find_hotspot(args):
         # java runs in the Debian 13 root, bench/ mounted read-only at /minivm (scripts/oracle)
         env = dict(os.environ, MINIVM_ORACLE_BIND=os.path.join(ROOT, "bench"))
         env.pop("JAVA_HOME", None)
-        candidates.append((["sh", oracle, "java"], "/minivm/MessageDigests.java", env, "the project's HotSpot 25"))
+        candidates.append((["sh", oracle, "java"], "/minivm/MessageDigests.java", env, "the project's HotSpot 25",
+                           os.path.join(cache, "trixie-amd64", "usr/lib/jvm/java-25-openjdk-amd64/bin/java")))
     if shutil.which("java"):
         candidates.append(([shutil.which("java")], source, None, "java on PATH"))
-    for command, src, env, where in candidates:
+    for command, src, env, where, *java in candidates:
         try:
             p = subprocess.run(command + ["-version"], capture_output=True, text=True, env=env, timeout=120)
         except (OSError, subprocess.TimeoutExpired):
@@ -58,7 +60,7 @@ def find_hotspot(args):
         line = p.stderr.splitlines()[0] if p.returncode == 0 and p.stderr else ""
         if not line:
             continue
-        hs = HotSpot(command, src, env, line, where)
+        hs = HotSpot(command, src, env, line, where, *java)
         if _major(line) >= 25:
             found = hs
             break

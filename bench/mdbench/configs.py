@@ -29,8 +29,9 @@ INTERPRETED = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for
 class Config:
     """A configuration: a name and the command that runs MessageDigests under it."""
 
-    def __init__(self, name, kind, command, options, note="", only=None, stub_kind=None, env=None):
+    def __init__(self, name, kind, command, options, note="", only=None, stub_kind=None, env=None, java=None):
         self.name = name
+        self.java = java        # for HotSpot: the java binary (the command may be a wrapper script)
         self.env = env          # the environment to run it in (None: the runner's)
         self.kind = kind        # "minivm", "native", "java"
         self.stub_kind = stub_kind  # a stub variant's kind (PrintStubVariants: gpr, simd, crypto), else None
@@ -84,13 +85,14 @@ def discover(args):
         java, src, env = hotspot.command, hotspot.source, hotspot.env
         jdk = lambda n: n != "SHA-256-JDK15"  # noqa: E731 (minivm's name: the JDK has no such digest)
         configs.append(Config("java-C2", "java", java + [src], [],
-                              f"HotSpot C2 with its own intrinsics ({hotspot.version})", only=jdk, env=env))
+                              f"HotSpot C2 with its own intrinsics ({hotspot.version})", only=jdk, env=env,
+                              java=hotspot.java))
         none = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512",
                                                                                          "SHA3")]
         configs.append(Config("java-C2-nointrinsics", "java", java + none + [src], none,
-                              "HotSpot C2 without its SHA intrinsics", only=jdk, env=env))
+                              "HotSpot C2 without its SHA intrinsics", only=jdk, env=env, java=hotspot.java))
         configs.append(Config("java-Xint", "java", java + ["-Xint", src], ["-Xint"], "HotSpot's interpreter",
-                              only=jdk, env=env))
+                              only=jdk, env=env, java=hotspot.java))
     for spec in args.config:
         name, eq, options = spec.partition("=")
         if not eq or not name or any(c.name == name for c in configs):

@@ -103,7 +103,7 @@ def jmh_json(configs, raw, summary, args, machine):
                 "mode": "thrpt",
                 "threads": 1,
                 "forks": args.f,
-                "jvm": c.command[len(wrapper(args))],
+                "jvm": c.java or c.command[len(wrapper(args))],
                 "jvmArgs": c.options,
                 "jdkVersion": machine["jdk"] if c.kind == "java" else "minivm",
                 "vmName": c.name,
