@@ -46,6 +46,7 @@
     "Usage: minivm [options] digest.mva ALGORITHM[:N] [FILE]...\n"                         \
     "ALGORITHM: SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, SHA-512/256,\n"    \
     "           SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHAKE128[:N], SHAKE256[:N]\n"      \
+    "           in any case, or a Java alias (SHA, SHA1, SHA256, ..., an OID)\n"           \
     "  N: SHAKE output bytes, 0 to 1048576 (default 32 for SHAKE128, 64 for SHAKE256)\n"
 #define BAD_N(n) "digest: invalid output length '" n "': N must be a number of bytes from 0 to 1048576\n" USAGE
 #define FIXED(alg) "digest: " alg " has a fixed output length: ':N' is only for SHAKE128 and SHAKE256\n" USAGE
@@ -152,9 +153,22 @@ static const digest_case cases[] = {
     {"no_arguments", {"@tool"}, "abc", 2, EXACT, "", "digest: missing ALGORITHM\n" USAGE},
     {"unknown_algorithm", {"@tool", "MD5", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("MD5")},
     {"unknown_algorithm_stdin", {"@tool", "SHA-255"}, "abc", 2, EXACT, "", UNKNOWN("SHA-255")},
-    {"sha2_is_case_sensitive", {"@tool", "sha-256", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("sha-256")},
+    /* ---- names as MessageDigest.getInstance takes them: any case, Java's aliases ---- */
+    {"sha2_any_case", {"@tool", "sha-256", "@abc"}, NULL, 0, EXACT, "{SHA-256/abc}  @abc\n", ""},
+    {"alias_sha", {"@tool", "SHA", "@abc"}, NULL, 0, EXACT, "{SHA-1/abc}  @abc\n", ""},
+    {"alias_sha1", {"@tool", "sha1", "@abc"}, NULL, 0, EXACT, "{SHA-1/abc}  @abc\n", ""},
+    {"alias_sha256", {"@tool", "SHA256", "@abc"}, NULL, 0, EXACT, "{SHA-256/abc}  @abc\n", ""},
+    {"alias_sha512_256", {"@tool", "SHA512/256", "@abc"}, NULL, 0, EXACT, "{SHA-512/256/abc}  @abc\n", ""},
+    {"alias_oid", {"@tool", "2.16.840.1.101.3.4.2.8", "@abc"}, NULL, 0, EXACT, "{SHA3-256/abc}  @abc\n", ""},
+    {"alias_oid_prefixed", {"@tool", "oid.2.16.840.1.101.3.4.2.10", "@abc"}, NULL, 0, EXACT,
+     "{SHA3-512/abc}  @abc\n", ""},
+    {"shake_any_case_default", {"@tool", "shake128", "@abc"}, NULL, 0, EXACT, "{SHAKE128/abc}  @abc\n", ""},
+    {"shake_any_case_n", {"@tool", "Shake256:4", "@abc"}, NULL, 0, EXACT, "{SHAKE256:4/abc}  @abc\n", ""},
+    {"alias_fixed_length", {"@tool", "sha256:16", "@abc"}, NULL, 2, EXACT, "", FIXED("sha256")},
+    {"alias_near_miss", {"@tool", "SHA-256 ", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("SHA-256 ")},
+    {"oid_prefix_alone", {"@tool", "OID.", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("OID.")},
     {"sha2_fixed_length", {"@tool", "SHA-512:16", "@abc"}, NULL, 2, EXACT, "", FIXED("SHA-512")},
-    {"algorithm_is_case_sensitive", {"@tool", "sha3-256", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("sha3-256")},
+    {"algorithm_any_case", {"@tool", "sha3-256", "@abc"}, NULL, 0, EXACT, "{SHA3-256/abc}  @abc\n", ""},
     {"algorithm_file_name_first", {"@tool", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("@abc")},
     {"unknown_algorithm_with_n", {"@tool", "SHA3-999:5", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("SHA3-999")},
     {"empty_algorithm", {"@tool", "", "@abc"}, NULL, 2, EXACT, "", UNKNOWN("")},
