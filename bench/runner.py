@@ -28,37 +28,98 @@ bench/sha3_compare (the interpreter's goals); --report all of it into docs/PERFO
 
 import argparse
 import datetime
+import io
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mdbench.common import EMULATION_NOTE, ROOT, find_hotspot, keys, machine_info  # noqa: E402
+from mdbench.common import (BENCHMARK_FQN, EMULATION_NOTE, ROOT, find_hotspot, keys, machine_info,  # noqa: E402
+                            shown, user_path)
 from mdbench.configs import discover  # noqa: E402
 from mdbench.docsreport import report  # noqa: E402
 from mdbench.filemode import file_mode  # noqa: E402
 from mdbench.measure import run_matrix  # noqa: E402
 from mdbench.policy import policy_row_mode, select_mode  # noqa: E402
 from mdbench.qemu import count_mode  # noqa: E402
-from mdbench.report import chart, comparison_table, hotspot_table, jmh_json, jmh_table  # noqa: E402
+from mdbench.report import chart, comparison_table, hotspot_table, jmh_csv, jmh_json, jmh_table  # noqa: E402
+from mdbench.summary import Noise, print_summary  # noqa: E402
+
+QUICK_NOTE = ("bench: --quick is a smoke run: it shows that everything runs; its figures are not measurements "
+              "(sh scripts/run measures)")
+
+
+def duration(text):
+    """JMH's time values: a number with a unit (ns us ms s min); a bare number is milliseconds here
+    (JMH's own default unit is the second: docs/benchmarks.md)."""
+    m = re.fullmatch(r"([0-9]+)\s*(ns|us|ms|s|min)?", text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError(f"invalid time {text!r}: a number of ms, or with a unit: 500ms, 1s")
+    n, unit = int(m.group(1)), m.group(2) or "ms"
+    ms = {"ns": n / 1e6, "us": n / 1e3, "ms": n, "s": n * 1000, "min": n * 60000}[unit]
+    return int(round(ms))
+
+
+def reject_unknown(parser, argv):
+    """An option the runner does not have is named in the error (argparse would read -rf2 as -r f2,
+    "argument -r: invalid value"); JMH's options the runner lacks are named as such."""
+    takes = {}
+    for action in parser._actions:
+        for o in action.option_strings:
+            takes[o] = action.nargs != 0
+    jmh_only = ("-bm", "-bs", "-e", "-foe", "-gc", "-jvm", "-jvmArgs", "-jvmArgsAppend", "-jvmArgsPrepend", "-lp",
+                "-lprof", "-lrf", "-o", "-opi", "-prof", "-si", "-t", "-tg", "-to", "-tu", "-wbs", "-wf",
+                "-wm", "-wmb")
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        i += 1
+        if a == "--":
+            break
+        if not a.startswith("-") or a == "-" or re.fullmatch(r"-[0-9.]+", a):
+            continue
+        name = a.split("=", 1)[0] if a.startswith("--") else a
+        if name in takes:
+            if takes[name] and "=" not in a:
+                i += 1
+            continue
+        if name in jmh_only:
+            parser.error(f"JMH's option {name} is not one the runner has (it has -wi -i -w -r -f -p -rf -rff -l -h)")
+        parser.error(f"unknown option {a!r} (JMH's options here: -wi -i -w -r -f -p -rf -rff -l -h; "
+                     f"sh scripts/bench --help lists them all)")
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(
-        prog="sh scripts/bench",
-        description="MessageDigests for every configuration: JMH's tables, the seeds' comparison, JSON, charts.")
+        prog="sh scripts/bench", allow_abbrev=False,
+        description="MessageDigests for every configuration: JMH's tables, the seeds' comparison, a summary, "
+                    "JSON (or CSV, text) and charts.")
     p.add_argument("benchmarks", nargs="*", default=[], metavar="digest|getAndDigest",
                    help="the benchmarks (default: both)")
     p.add_argument("-p", action="append", default=[], metavar="NAME=V,V",
                    help="digesterName=SHA-256,SHA3-256,SHA3-512 or length=64,16384 (JMH's -p)")
-    p.add_argument("-wi", type=int, default=None, help="warm-up iterations (default 3; quick: 1)")
-    p.add_argument("-i", type=int, default=None, help="measurement iterations (default 5; quick: 3)")
-    p.add_argument("-w", type=int, default=None, help="warm-up iteration time, ms (default 500; quick: 50)")
-    p.add_argument("-r", type=int, default=None, help="measurement iteration time, ms (default 500; quick: 100)")
-    p.add_argument("-f", type=int, default=None, help="forks: processes per configuration (default 1)")
+    p.add_argument("-wi", type=int, default=None, help="warm-up iterations (default 3; --main: 1; quick: 1)")
+    p.add_argument("-i", type=int, default=None, help="measurement iterations (default 5; --main: 5; quick: 3)")
+    p.add_argument("-w", type=duration, default=None, metavar="TIME",
+                   help="warm-up iteration time: ms, or with a unit (500ms, 1s) (default 500; --main: 200; quick: 50)")
+    p.add_argument("-r", type=duration, default=None, metavar="TIME",
+                   help="measurement iteration time, as -w (default 500; --main: 150; quick: 100)")
+    p.add_argument("-f", type=int, default=None, help="forks: processes per configuration (default 1; --main: 2)")
+    p.add_argument("-rf", default="json", choices=("json", "csv", "text"),
+                   help="the result file's format, as JMH's -rf (default json)")
+    p.add_argument("-rff", default=None, metavar="FILE",
+                   help="the result file (default results/messagedigests-DATE.json, .csv or .txt)")
+    p.add_argument("-l", action="store_true", help="list the configurations and parameters, and run nothing")
+    p.add_argument("--main", action="store_true",
+                   help="the main job (sh scripts/run): digest of SHA-256, SHA3-256 and SHA3-512 at 64 B and 16 KiB, "
+                        "the interpreter, every stub, OpenSSL and HotSpot; the summary without the tables")
+    p.add_argument("--tables", action="store_true",
+                   help="with --main: print JMH's tables and the comparisons too (sh scripts/bench prints them)")
     p.add_argument("--config", action="append", default=[], metavar="NAME='OPTIONS'",
                    help="add a configuration: minivm with these VM options")
     p.add_argument("--only", default=None, metavar="A,B", help="run only these configurations")
@@ -91,10 +152,12 @@ def parse_args(argv):
     p.add_argument("--mca", action="store_true",
                    help="instead: the llvm-mca table of every stub variant per CPU model (bench/mca.py)")
     p.add_argument("-v", "--verbose", action="store_true", help="print each command")
+    reject_unknown(p, argv)
     a = p.parse_args(argv)
     quick = {"wi": 1, "i": 3, "w": 50, "r": 100, "f": 1}
+    main = {"wi": 1, "i": 5, "w": 200, "r": 150, "f": 2}
     full = {"wi": 3, "i": 5, "w": 500, "r": 500, "f": 1}
-    for k, v in (quick if a.quick else full).items():
+    for k, v in (quick if a.quick else main if a.main else full).items():
         if getattr(a, k) is None:
             setattr(a, k, v)
     if a.i < 1 or a.wi < 0 or a.w < 0 or a.r < 1 or a.f < 1:
@@ -109,9 +172,15 @@ def parse_args(argv):
         if b not in ("digest", "getAndDigest"):
             p.error(f"unknown benchmark {b!r} (MessageDigests has digest, getAndDigest)")
     a.benchmarks = sorted(set(a.benchmarks)) or ["digest", "getAndDigest"]
+    if a.main and not any(b in ("digest", "getAndDigest") for b in argv):
+        a.benchmarks = ["digest"]
+    a.tables = a.tables or not a.main
     if a.build is None:
         a.build = "build-aarch64" if a.qemu_cpu else "build"
     a.build = os.path.join(ROOT, a.build) if not os.path.isabs(a.build) else a.build
+    a.results = user_path(a.results)
+    if a.policy_row:
+        a.policy_row = user_path(a.policy_row)
     return a
 
 def main(argv):
@@ -162,36 +231,89 @@ def main(argv):
         path = os.path.join(args.results, f"mca-{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
         with open(path, "w") as f:
             json.dump(rows, f, indent=2)
-        print(f"\nJSON:  {os.path.relpath(path)}")
+        print(f"\nJSON:  {shown(path)}")
         return 0
+    if args.quick:
+        print(QUICK_NOTE, flush=True)
     configs, skipped = discover(args)
+    if args.l:
+        return list_mode(configs, skipped, args)
     machine = machine_info(args)
     combos = len(args.benchmarks) * len(args.params["digesterName"]) * len(args.params["length"])
     runs = sum(len(list(keys(args, c))) for c in configs)  # a configuration runs only its digests
     per_fork_ms = runs * (args.wi * args.w + args.i * args.r)
     print(f"bench: {len(configs)} configurations x {combos} benchmarks, {args.f} fork(s), "
           f"-wi {args.wi} -i {args.i} -w {args.w} -r {args.r}; about {per_fork_ms * args.f / 1000:.0f} s "
-          f"on {machine['cpu']}")
+          f"on {machine['cpu']}", flush=True)
     if args.qemu_cpu:
         print(f"bench: {EMULATION_NOTE}")
     for name, why in skipped:
         print(f"bench: skipped {name}: {why}")
+    noise = Noise()
     raw, summary = run_matrix(configs, args)
+    noise.finish()
     out = sys.stdout
-    for c in configs:
-        jmh_table(c, summary, args, out)
-    comparison_table(configs, summary, args, out)
-    hotspot_table(configs, summary, args, out)
-    os.makedirs(args.results, exist_ok=True)
+    if args.tables:
+        for c in configs:
+            jmh_table(c, summary, args, out)
+        comparison_table(configs, summary, args, out)
+        hotspot_table(configs, summary, args, out)
+    results = args.results
+    os.makedirs(results, exist_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     tag = f"-qemu-{args.qemu_cpu}" if args.qemu_cpu else ""
-    stem = os.path.join(args.results, f"messagedigests-{stamp}{tag}")
-    with open(stem + ".json", "w") as f:
-        json.dump(jmh_json(configs, raw, summary, args, machine), f, indent=2)
-    print(f"\nJSON:  {os.path.relpath(stem + '.json')}")
+    stem = os.path.join(results, f"messagedigests-{stamp}{tag}")
+    docs = jmh_json(configs, raw, summary, args, machine)
+    result_file = user_path(args.rff) if args.rff else stem + {"json": ".json", "csv": ".csv", "text": ".txt"}[args.rf]
+    # --policy-row reads the JSON: it is written beside any other format
+    json_file = result_file if args.rf == "json" else stem + ".json"
+    with open(json_file, "w") as f:
+        json.dump(docs, f, indent=2)
+    buf = io.StringIO()
+    warnings = print_summary(configs, summary, raw, args, machine, args.defaults, noise, shown(json_file), buf)
+    print(buf.getvalue(), end="")
+    if args.rf == "csv":
+        with open(result_file, "w") as f:
+            jmh_csv(docs, f)
+    elif args.rf == "text":
+        with open(result_file, "w") as f:
+            for c in configs:
+                jmh_table(c, summary, args, f)
+            comparison_table(configs, summary, args, f)
+            hotspot_table(configs, summary, args, f)
+            f.write(buf.getvalue())
+    print()
+    if result_file != json_file:
+        print(f"{args.rf}: {' ' * (4 - len(args.rf))}{shown(result_file)}")
+    print(f"JSON:  {shown(json_file)}")
     if not args.no_chart:
-        png, svg = chart(configs, summary, args, machine, stem)
-        print(f"chart: {os.path.relpath(png)}, {os.path.relpath(svg)}")
+        paths = chart(configs, summary, raw, args, machine, stem)
+        for png, svg in zip(paths[::2], paths[1::2]):
+            print(f"chart: {shown(png)}, {shown(svg)}")
+    for w in warnings:
+        print("\n".join(textwrap.wrap(f"bench: warning: {w}", 100, subsequent_indent="  ")))
+    if args.quick:
+        print(QUICK_NOTE)
+    return 0
+
+
+def list_mode(configs, skipped, args):
+    """-l: the configurations this host has and the parameters, as JMH's -l lists benchmarks."""
+    print("Benchmarks:")
+    for b in args.benchmarks:
+        print(f"  {BENCHMARK_FQN}{b}")
+    print("Parameters:")
+    for name, values in args.params.items():
+        print(f"  {name} = {', '.join(values)}")
+    print(f"Configurations ({len(configs)}):")
+    width = max(len(c.name) for c in configs) + 2
+    for c in configs:
+        what = " ".join(c.options) or "(no VM options)"
+        extra = [x for x in (c.note, "minivm's default stub here" if c.default else "") if x]
+        line = f"  {c.name:<{width}}{what}" + (f"  [{'; '.join(extra)}]" if extra else "")
+        print("\n".join(textwrap.wrap(line, 120, subsequent_indent=" " * (width + 4), break_on_hyphens=False)))
+    for name, why in skipped:
+        print(f"  skipped {name}: {why}")
     return 0
 
 

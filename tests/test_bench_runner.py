@@ -114,8 +114,28 @@ class VsHotSpot(unittest.TestCase):
         hotspot_table(configs, summary, args, out)
         text = out.getvalue()
         self.assertIn("vs HotSpot", text)
-        self.assertRegex(text, r"MessageDigests\.digest\s+SHA3-256\s+64\s+400\.000\s+2\.50x")
-        self.assertNotIn("interpreted", text)  # not a stub configuration
+        self.assertRegex(text, r"(?m)^java-C2\s+400\.000$")
+        self.assertRegex(text, r"(?m)^gpr\s+2\.50x$")
+        self.assertNotRegex(text, r"(?m)^interpreted")  # not a stub configuration
+
+    def test_wrapped(self):
+        """The transposed tables wrap their columns: no line passes 120 columns, whatever the matrix."""
+        import io
+        import types
+        from mdbench.configs import Config
+        from mdbench.report import comparison_table
+        names = ["SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512", "SHA3-256", "SHA3-512"]
+        args = types.SimpleNamespace(benchmarks=["digest", "getAndDigest"], baseline="interpreted", qemu_cpu=None,
+                                     params={"digesterName": names, "length": ["64", "1024", "16384"]})
+        configs = [Config(n, "minivm", [], []) for n in ("interpreted", "a-rather-long-configuration-name", "b")]
+        score = {"score": 10.0, "scoreError": 0.1, "scoreConfidence": [9.9, 10.1]}
+        summary = {c.name: {k: dict(score) for k in __import__("mdbench.common").common.keys(args)} for c in configs}
+        out = io.StringIO()
+        comparison_table(configs, summary, args, out)
+        lines = out.getvalue().splitlines()
+        self.assertGreater(len(lines), 10)
+        self.assertLessEqual(max(len(l) for l in lines[2:]), 120, max(lines, key=len))
+        self.assertEqual(sum(1 for l in lines if l.startswith("a-rather-long")), math.ceil(42 / ((120 - 33) // 14)))
 
 
 class QuickRun(unittest.TestCase):
@@ -126,7 +146,8 @@ class QuickRun(unittest.TestCase):
         cls.dir = tempfile.TemporaryDirectory()
         cmd = [sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--quick", "--build", BUILD,
                "--results", cls.dir.name, "--config", "mine=-XX:UseAVX=2" if os.uname().machine == "x86_64"
-               else "mine=-XX:-UseSIMDForSHA3Intrinsic", "-i", "3", "-r", "30", "-w", "10"]
+               else "mine=-XX:-UseSIMDForSHA3Intrinsic", "-i", "3", "-r", "30ms", "-w", "10",
+               "-rf", "csv", "-rff", os.path.join(cls.dir.name, "result.csv")]
         cls.result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
 
     @classmethod
@@ -170,10 +191,62 @@ class QuickRun(unittest.TestCase):
             self.assertEqual({r[1] for r in per[name]}, {"SHA-256", "SHA3-256", "SHA3-512"}, name)
 
     def test_charts_written(self):
-        for ext in ("png", "svg"):
-            files = glob.glob(os.path.join(self.dir.name, "*." + ext))
-            self.assertEqual(len(files), 1, ext)
-            self.assertGreater(os.path.getsize(files[0]), 1000)
+        """One figure per digest family (SHA-2, SHA-3), PNG and SVG; the SVG's text is text, with the
+        legend's words in it; the PNG is a PNG of a sensible size."""
+        for fam in ("sha2", "sha3"):
+            png = glob.glob(os.path.join(self.dir.name, f"*-{fam}.png"))
+            svg = glob.glob(os.path.join(self.dir.name, f"*-{fam}.svg"))
+            self.assertEqual((len(png), len(svg)), (1, 1), (fam, os.listdir(self.dir.name)))
+            with open(png[0], "rb") as f:
+                head = f.read(24)
+            self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n")
+            width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+            self.assertTrue(500 <= width <= 2000 and 300 <= height <= 2000, (width, height))
+            self.assertGreater(os.path.getsize(png[0]), 10000)
+            import xml.etree.ElementTree as ET
+            root = ET.parse(svg[0]).getroot()  # well-formed XML
+            self.assertTrue(root.tag.endswith("svg"))
+            text = " ".join(t for t in root.itertext())
+            for words in ("minivm interpreter (the baseline)", "minivm stub variants", "minivm --config",
+                          "speed-up over interpreted", "range of the iterations"):
+                self.assertIn(words, text, fam)
+            self.assertIn("(default)", text, "the default stub is not marked")
+
+    def test_csv_and_json(self):
+        """-rf csv -rff FILE writes JMH's CSV there, and the JSON beside the charts all the same."""
+        import csv
+        with open(os.path.join(self.dir.name, "result.csv")) as f:
+            rows = list(csv.reader(f))
+        self.assertEqual(rows[0][:7], ["Benchmark", "Mode", "Threads", "Samples", "Score", "Score Error (99.9%)",
+                                       "Unit"])
+        files = glob.glob(os.path.join(self.dir.name, "*.json"))
+        with open(files[0]) as f:
+            doc = json.load(f)
+        self.assertEqual(len(rows) - 1, len(doc))
+        self.assertIn("csv:  ", self.result.stdout)
+        version = subprocess.run([os.path.join(BUILD, "minivm"), "-version"], capture_output=True, text=True)
+        build = version.stdout.splitlines()[-1] if "build" in version.stdout else version.stderr.splitlines()[-1]
+        for d in doc:
+            if d["params"]["config"] in ("interpreted", "mine"):
+                self.assertIn(d["vmVersion"], build)
+                self.assertNotIn(d["vmVersion"], ("", d["minivmMachine"]["cpu"]))
+            self.assertIn("minivmOpenSSL", d)
+            self.assertIn("minivmJDK", d)
+        self.assertEqual(sum(1 for d in doc if d["minivmDefaultStub"]) > 0, True, "no default stub marked")
+
+    def test_summary(self):
+        out = self.result.stdout
+        self.assertIn("\nSummary: MessageDigests.digest/getAndDigest on ", out)
+        self.assertIn("\nDefaults on this CPU (", out)
+        self.assertRegex(out, r"\nNoise: load average [0-9.]+ before the run")
+        self.assertRegex(out, r"  speed-up +[0-9.]+x")
+        summary = out[out.index("\nSummary:"):out.index("\nJSON:")]
+        self.assertLessEqual(max(len(l) for l in summary.splitlines()), 100, max(summary.splitlines(), key=len))
+        tables = out[:out.index("\nSummary:")]
+        self.assertLessEqual(max(len(l) for l in tables.splitlines() if not l.startswith("bench:")), 120)
+        lines = out.strip().splitlines()
+        self.assertTrue(lines[0].startswith("bench: --quick is a smoke run"), lines[0])
+        self.assertTrue(lines[-1].startswith("bench: --quick is a smoke run"), lines[-1])
 
     def test_policy_row(self):
         files = glob.glob(os.path.join(self.dir.name, "*.json"))
@@ -212,7 +285,9 @@ class QuickRun(unittest.TestCase):
         if not os.path.exists(os.path.join(cache, "trixie-amd64.ok")) or os.uname().machine != "x86_64":
             self.skipTest("the project's HotSpot 25 is not set up here")
         self.assertTrue(java, "no java-* configuration although the project's HotSpot 25 is installed")
-        self.assertTrue(all('version "25' in d["jdkVersion"] for d in java), {d["jdkVersion"] for d in java})
+        self.assertTrue(all(d["jdkVersion"].startswith("25") for d in java), {d["jdkVersion"] for d in java})
+        self.assertTrue(all('version "25' in d["minivmJDK"] for d in doc))
+        self.assertTrue(all(d["jvm"].endswith("/bin/java") for d in java), {d["jvm"] for d in java})
         self.assertEqual({d["params"]["config"] for d in java}, {"java-C2", "java-C2-nointrinsics", "java-Xint"})
         self.assertIn("vs HotSpot:", self.result.stdout)
 
@@ -223,6 +298,59 @@ class QuickRun(unittest.TestCase):
         self.assertRegex(out, r"MessageDigests\.digest\s+SHA3-256\s+16384\s+thrpt\s+3 ")
         self.assertRegex(out, r"(?m)^JSON:  .*\.json$")
         self.assertRegex(out, r"(?m)^chart: .*\.png, .*\.svg$")
+
+
+
+class Options(unittest.TestCase):
+    """JMH's conventions: -l lists, -h helps, an unknown option is named; no measurement runs."""
+
+    def runner(self, *argv, cwd=None):
+        return subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD] + list(argv),
+                              capture_output=True, text=True, timeout=300, cwd=cwd)
+
+    def test_list(self):
+        r = self.runner("--main", "-l")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("MessageDigests.digest", r.stdout)
+        self.assertIn("digesterName = SHA-256, SHA3-256, SHA3-512", r.stdout)
+        self.assertIn("length = 64, 16384", r.stdout)
+        self.assertRegex(r.stdout, r"(?m)^  interpreted ")
+        self.assertIn("minivm's default stub here", r.stdout)
+        self.assertNotRegex(r.stdout, r"(?m)^  (C-ref|java-Xint) ", "--main leaves them out")
+
+    def test_help(self):
+        r = self.runner("-h")
+        self.assertEqual(r.returncode, 0)
+        for o in ("-rf", "-rff", "-l", "--main", "--tables"):
+            self.assertIn(o, r.stdout)
+
+    def test_unknown_options(self):
+        for argv, words in ((["-rf", "xml"], "invalid choice: 'xml'"), (["-rf2"], "unknown option '-rf2'"),
+                            (["-prof", "gc"], "JMH's option -prof is not one the runner has"),
+                            (["--quik"], "unknown option '--quik'"), (["-r", "1h"], "invalid time '1h'")):
+            r = self.runner(*argv)
+            self.assertEqual(r.returncode, 2, argv)
+            self.assertIn(words, r.stderr, argv)
+            self.assertEqual(r.stdout, "", argv)
+
+    def test_durations(self):
+        sys.path.insert(0, os.path.join(ROOT, "bench"))
+        import runner
+        self.assertEqual([runner.duration(x) for x in ("150", "150ms", "1s", "2min", "500us")], [150, 150, 1000,
+                                                                                                 120000, 0])
+
+    def test_paths_from_the_callers_directory(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, MINIVM_CALLER_DIR=tmp)
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD,
+                                "--quick", "--no-chart", "--no-java", "--only", "interpreted", "-p",
+                                "digesterName=SHA3-256", "-p", "length=64", "-i", "3", "-r", "10", "-w", "5",
+                                "--results", "out"], capture_output=True, text=True, timeout=300, env=env, cwd=ROOT)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            line = next(l for l in r.stdout.splitlines() if l.startswith("JSON:"))
+            path = line.split(None, 1)[1]
+            self.assertTrue(path.startswith("out" + os.sep), line)
+            self.assertTrue(os.path.exists(os.path.join(tmp, path)), line)
 
 
 if __name__ == "__main__":

@@ -116,9 +116,93 @@ def machine_info(args):
         pass
     hotspot = find_hotspot(args)
     jdk = hotspot.version if hotspot else ""
+    clock, clock_source = (None, None) if args.qemu_cpu else cpu_clock_ghz()
     return {"cpu": cpu, "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), "jdk": jdk,
-            "cores": os.cpu_count(), "ident": ident}
+            "cores": os.cpu_count(), "ident": ident, "clock_ghz": clock, "clock_source": clock_source,
+            "openssl": openssl_version(),
+            "minivm": vm_banner(wrapper(args) + [minivm]) if os.path.exists(minivm) else ("", ""),
+            "hotspot": vm_banner(hotspot.command) if hotspot else ("", "")}
 
 
 def glob_latest(directory, pattern):
     return sorted(glob.glob(os.path.join(directory, pattern)))
+
+
+# the directory the user ran scripts/run or scripts/bench from (they cd to the checkout): paths the
+# user gives are taken from there, and paths printed are relative to it
+CALLER = os.environ.get("MINIVM_CALLER_DIR") or os.getcwd()
+
+
+def user_path(path):
+    """A path the user typed, as an absolute path (relative ones from the caller's directory)."""
+    return path if os.path.isabs(path) else os.path.normpath(os.path.join(CALLER, path))
+
+
+def shown(path):
+    """A path to print: relative to the caller's directory when that is shorter, else absolute."""
+    rel = os.path.relpath(path, CALLER)
+    return rel if len(rel) < len(os.path.abspath(path)) else os.path.abspath(path)
+
+
+def cpu_clock_ghz():
+    """The clock cycles per byte are counted at: the highest cpufreq frequency, else cpuinfo's
+    "cpu MHz" (on a VM the host's nominal clock); None when neither is known (QEMU, AArch64)."""
+    try:
+        with open("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq") as f:
+            return int(f.read()) / 1e6, "cpufreq's maximum"
+    except (OSError, ValueError):
+        pass
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"^cpu MHz\s*:\s*([0-9.]+)", f.read(), re.M)
+        if m and float(m.group(1)) > 0:
+            return float(m.group(1)) / 1000, "/proc/cpuinfo's cpu MHz"
+    except OSError:
+        pass
+    return None, None
+
+
+def openssl_version():
+    """libcrypto's OpenSSL_version(OPENSSL_VERSION), the library digest_native links; "" if absent."""
+    import ctypes
+    import ctypes.util
+    name = ctypes.util.find_library("crypto")
+    if not name:
+        return ""
+    try:
+        lib = ctypes.CDLL(name)
+        lib.OpenSSL_version.restype = ctypes.c_char_p
+        lib.OpenSSL_version.argtypes = [ctypes.c_int]
+        return lib.OpenSSL_version(0).decode()
+    except (OSError, AttributeError):
+        return ""
+
+
+def vm_banner(command):
+    """A VM's name and build as its -version banner gives them (HotSpot's and minivm's third line,
+    "OpenJDK 64-Bit Server VM (build 25.0.5+8-..., mixed mode)"): ("", "") when it says nothing."""
+    try:
+        p = subprocess.run(command + ["-version"], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return "", ""
+    for line in (p.stderr + "\n" + p.stdout).splitlines():
+        m = re.match(r"^(.*\bVM) \(build ([^,)]+)", line)
+        if m:
+            return m.group(1), m.group(2)
+    return "", ""
+
+
+STUB_FAMILY = {"sha1": "SHA-1", "sha256": "SHA-256", "sha512": "SHA-512", "sha3": "SHA-3"}
+
+
+def default_stubs(args):
+    """The variant minivm links by default per family on this CPU ({"SHA-3": "avx512-lanes", ...}),
+    from -XX:+PrintStubCode's headers; a family without a stub by default is absent."""
+    minivm = os.path.join(args.build, "minivm")
+    p = subprocess.run(wrapper(args) + [minivm, "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintStubCode", "-version"],
+                       capture_output=True, text=True)
+    found = {}
+    for m in re.finditer(r"^StubRoutines::(\w+?)_implCompress \((\S+)\)", p.stdout, re.M):
+        if m.group(1) in STUB_FAMILY:
+            found[STUB_FAMILY[m.group(1)]] = m.group(2)
+    return found

@@ -7,7 +7,7 @@ import shlex
 import subprocess
 import sys
 
-from .common import ROOT, find_hotspot, wrapper
+from .common import ROOT, default_stubs, find_hotspot, wrapper
 
 
 def is_sha3(name):
@@ -29,8 +29,11 @@ INTERPRETED = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for
 class Config:
     """A configuration: a name and the command that runs MessageDigests under it."""
 
-    def __init__(self, name, kind, command, options, note="", only=None, stub_kind=None, env=None, java=None):
+    def __init__(self, name, kind, command, options, note="", only=None, stub_kind=None, env=None, java=None,
+                 family=None, default=False):
         self.name = name
+        self.family = family    # a stub variant's family (PrintStubVariants: SHA-3, SHA-256, ...)
+        self.default = default  # the variant minivm links by default on this CPU
         self.java = java        # for HotSpot: the java binary (the command may be a wrapper script)
         self.env = env          # the environment to run it in (None: the runner's)
         self.kind = kind        # "minivm", "native", "java"
@@ -53,6 +56,7 @@ def discover(args):
     base = wrapper(args) + [minivm]
     configs, skipped = [], []
     configs.append(Config("interpreted", "minivm", base + INTERPRETED + [mva], INTERPRETED))
+    args.defaults = default_stubs(args)
     listing = subprocess.run(base + ["-XX:+PrintStubVariants", "-version"], capture_output=True, text=True)
     for line in listing.stdout.splitlines():
         m = VARIANT_LINE.match(line)
@@ -62,7 +66,8 @@ def discover(args):
         name = m.group(2) if family[0] is None else f"{family[0]}-{m.group(2)}"
         if m.group(4) == "runs":
             configs.append(Config(name, "minivm", base + options + [mva], options, only=family[1],
-                                  stub_kind=m.group(3)))
+                                  stub_kind=m.group(3), family=m.group(1),
+                                  default=args.defaults.get(m.group(1)) == m.group(2)))
         else:
             skipped.append((name, m.group(4).replace("no: ", "the CPU lacks it: ")))
     if os.path.exists(native):
@@ -99,6 +104,10 @@ def discover(args):
             sys.exit(f"bench: bad --config {spec!r}: expected a new NAME='-XX:... -XX:...'")
         opts = shlex.split(options)
         configs.append(Config(name, "minivm", base + opts + [mva], opts, "--config"))
+    if getattr(args, "main", False):
+        # the main job's question: the interpreter, the stubs, OpenSSL and HotSpot with and without
+        # its intrinsics; the C reference and HotSpot's interpreter stay in sh scripts/bench
+        configs = [c for c in configs if c.name not in ("C-ref", "java-Xint")]
     if args.only:
         wanted = args.only.split(",")
         unknown = [w for w in wanted if w not in [c.name for c in configs]]

@@ -2,6 +2,8 @@
 seeds' comparison against the baseline, JMH's JSON, the chart."""
 
 import math
+import re
+import textwrap
 
 import jmh_stats
 
@@ -15,7 +17,9 @@ def fmt(x, width=10):
 def jmh_table(config, summary, args, out):
     """JMH's result table of one configuration."""
     note = f" ({config.note})" if config.note else ""
-    print(f"\n# {config.name}{note}: {' '.join(config.options) or '(no VM options)'}", file=out)
+    head = f"# {config.name}{note}: {' '.join(config.options) or '(no VM options)'}"
+    print("\n" + "\n".join(textwrap.wrap(head, WIDTH, subsequent_indent="#   ", break_on_hyphens=False)),
+          file=out)
     if args.qemu_cpu:
         print(f"# {EMULATION_NOTE} ({args.qemu_cpu})", file=out)
     print(f"{'Benchmark':<28} {'(digesterName)':>14} {'(length)':>9}   Mode  Cnt {'Score':>10}   {'Error':>9}   Units",
@@ -28,62 +32,82 @@ def jmh_table(config, summary, args, out):
               file=out)
 
 
+WIDTH = 120  # no line of the tables passes this
+
+
+def grid(out, rows, columns, cell, label="configuration"):
+    """A table whose columns are (benchmark, algorithm, length) keys, two header lines each, wrapped
+    into as many blocks as it takes to keep every line within WIDTH columns."""
+    lw = max([len(r) for r in rows] + [len(label)]) + 1
+    cw = max([len(x) for c in columns for x in c[:3]] + [9]) + 2
+    per = max(1, (WIDTH - lw) // cw)
+    for start in range(0, len(columns), per):
+        block = columns[start:start + per]
+        if start:
+            print(file=out)
+        for line in range(3):
+            head = label if line == 2 else ""
+            print(f"{head:<{lw}}" + "".join(f"{c[line]:>{cw}}" for c in block), file=out)
+        for r in rows:
+            print(f"{r:<{lw}}" + "".join(f"{cell(r, c[3]):>{cw}}" for c in block), file=out)
+
+
+def key_columns(args, summary, names):
+    """The keys some configuration in names has a result for, as grid columns."""
+    cols = []
+    for k in keys(args):
+        if any(k in summary[n] for n in names):
+            cols.append((k[0], k[1], k[2], k))
+    return cols
+
+
 def comparison_table(configs, summary, args, out):
-    """The seeds' table: every configuration against the baseline, in per cent."""
+    """The seeds' comparison, transposed: a configuration per row, each key's per cent against
+    the baseline (whose row gives its ops/ms)."""
     base = args.baseline
-    others = [c.name for c in configs if c.name != base]
-    width = max([len(n) for n in others] + [7]) + 1
-    print(f"\nComparison against {base} (ops/ms; '~' marks a difference inside the 99.9% error bars):", file=out)
+    names = [c.name for c in configs]
+    print(f"\nComparison against {base} (the {base} row: ops/ms; the others: per cent faster;\n"
+          f"'~': inside the 99.9% error bars):", file=out)
     if args.qemu_cpu:
         print(f"# {EMULATION_NOTE} ({args.qemu_cpu})", file=out)
-    head = f"{'Benchmark':<28} {'(digesterName)':>14} {'(length)':>9} {base + ' ops/ms':>18}"
-    print(head + "".join(f" {n:>{width}}" for n in others), file=out)
-    for k in keys(args):
-        b = summary[base].get(k)
-        if b is None:
-            continue
-        row = f"{'MessageDigests.' + k[0]:<28} {k[1]:>14} {k[2]:>9} {fmt(b['score'], 18)}"
-        for n in others:
-            s = summary[n].get(k)
-            if s is None:  # a configuration about other digests
-                row += f" {'':>{width}}"
-                continue
-            pct = (s["score"] / b["score"] - 1.0) * 100.0 if b["score"] > 0 else math.nan
-            cell = "NaN" if math.isnan(pct) else f"{pct:+.0f}%"
-            if jmh_stats.overlap(s, b):
-                cell = "~" + cell
-            row += f" {cell:>{width}}"
-        print(row, file=out)
+
+    def cell(name, k):
+        s, b = summary[name].get(k), summary[base].get(k)
+        if s is None or b is None:
+            return ""
+        if name == base:
+            return fmt(s["score"], 0).strip()
+        pct = (s["score"] / b["score"] - 1.0) * 100.0 if b["score"] > 0 else math.nan
+        text = "NaN" if math.isnan(pct) else f"{pct:+.0f}%"
+        return "~" + text if jmh_stats.overlap(s, b) else text
+
+    rows = [base] + [n for n in names if n != base]
+    grid(out, rows, key_columns(args, summary, [base]), cell)
 
 
 def hotspot_table(configs, summary, args, out):
     """Each minivm stub configuration beside HotSpot's intrinsic for the same digest: minivm's
-    ops/ms over java-C2's (HotSpot C2 with its own intrinsics), per digest and length."""
+    ops/ms over java-C2's (HotSpot C2 with its own intrinsics), per digest and length; a stub per
+    row, java-C2's ops/ms in the first."""
     if "java-C2" not in summary:
         return
     stubs = [c.name for c in configs if c.kind == "minivm" and c.stub_kind]
     if not stubs:
         return
-    width = max([len(n) for n in stubs] + [7]) + 1
-    print("\nvs HotSpot: minivm's stubs against java-C2, HotSpot's own intrinsics (ratio of ops/ms; "
-          "'~' marks a difference inside the 99.9% error bars):", file=out)
-    head = f"{'Benchmark':<28} {'(digesterName)':>14} {'(length)':>9} {'java-C2 ops/ms':>18}"
-    print(head + "".join(f" {n:>{width}}" for n in stubs), file=out)
-    for k in keys(args):
-        h = summary["java-C2"].get(k)
-        if h is None or not any(summary[n].get(k) for n in stubs):
-            continue
-        row = f"{'MessageDigests.' + k[0]:<28} {k[1]:>14} {k[2]:>9} {fmt(h['score'], 18)}"
-        for n in stubs:
-            s = summary[n].get(k)
-            if s is None or h["score"] <= 0:
-                row += f" {'':>{width}}"
-                continue
-            cell = f"{s['score'] / h['score']:.2f}x"
-            if jmh_stats.overlap(s, h):
-                cell = "~" + cell
-            row += f" {cell:>{width}}"
-        print(row, file=out)
+    print("\nvs HotSpot: minivm's stubs against java-C2, HotSpot's own intrinsics (the java-C2 row: ops/ms; "
+          "the others: ratio;\n'~': inside the 99.9% error bars):", file=out)
+
+    def cell(name, k):
+        h, s = summary["java-C2"].get(k), summary[name].get(k)
+        if h is None or s is None or h["score"] <= 0:
+            return ""
+        if name == "java-C2":
+            return fmt(h["score"], 0).strip()
+        text = f"{s['score'] / h['score']:.2f}x"
+        return "~" + text if jmh_stats.overlap(s, h) else text
+
+    cols = [c for c in key_columns(args, summary, ["java-C2"]) if any(c[3] in summary[n] for n in stubs)]
+    grid(out, ["java-C2"] + stubs, cols, cell)
 
 
 def json_number(x):
@@ -91,10 +115,21 @@ def json_number(x):
     return "NaN" if isinstance(x, float) and math.isnan(x) else x
 
 
+def vm_fields(c, machine):
+    """JMH's jdkVersion, vmName and vmVersion for a configuration: the VM that ran it."""
+    if c.kind == "java":
+        m = re.search(r'version "([^"]+)"', machine["jdk"])
+        return (m.group(1) if m else machine["jdk"]), machine["hotspot"][0], machine["hotspot"][1]
+    if c.name == "OpenSSL":
+        return "", "OpenSSL libcrypto", machine["openssl"]
+    return "", machine["minivm"][0] or "minivm", machine["minivm"][1]
+
+
 def jmh_json(configs, raw, summary, args, machine):
     """JMH's -rf json shape: one object per benchmark and parameter set (and configuration)."""
     docs = []
     for c in configs:
+        jdk_version, vm_name, vm_version = vm_fields(c, machine)
         for k in keys(args, c):
             s = summary[c.name][k]
             docs.append({
@@ -105,9 +140,9 @@ def jmh_json(configs, raw, summary, args, machine):
                 "forks": args.f,
                 "jvm": c.java or c.command[len(wrapper(args))],
                 "jvmArgs": c.options,
-                "jdkVersion": machine["jdk"] if c.kind == "java" else "minivm",
-                "vmName": c.name,
-                "vmVersion": machine["cpu"],
+                "jdkVersion": jdk_version,
+                "vmName": vm_name,
+                "vmVersion": vm_version,
                 "warmupIterations": args.wi,
                 "warmupTime": f"{args.w} ms",
                 "warmupBatchSize": 1,
@@ -124,45 +159,130 @@ def jmh_json(configs, raw, summary, args, machine):
                     "rawData": raw[c.name][k],
                 },
                 "secondaryMetrics": {},
-                # minivm's additions (JMH's viewers ignore them), for --policy-row: the machine, and the
-                # kind of a stub variant's configuration (PrintStubVariants': gpr, simd, crypto)
-                "minivmMachine": {"cpu": machine["cpu"], "date": machine["date"], **machine["ident"]},
+                # minivm's additions (JMH's viewers ignore them): the machine (for --policy-row), the
+                # OpenSSL and the JDK of the run, the kind of a stub variant's configuration
+                # (PrintStubVariants': gpr, simd, crypto) and whether it is minivm's default here
+                "minivmMachine": {"cpu": machine["cpu"], "date": machine["date"], "cores": machine["cores"],
+                                  "clockGHz": machine["clock_ghz"], **machine["ident"]},
+                "minivmOpenSSL": machine["openssl"],
+                "minivmJDK": machine["jdk"],
                 "minivmStubKind": c.stub_kind,
+                "minivmDefaultStub": bool(getattr(c, "default", False)),
             })
     return docs
 
 
-def chart(configs, summary, args, machine, stem):
-    """ops/ms per configuration with the error bars, one panel per benchmark/algorithm/length."""
+def jmh_csv(docs, out):
+    """JMH's -rf csv: a row per result, the parameters as "Param: name" columns."""
+    import csv
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["Benchmark", "Mode", "Threads", "Samples", "Score", "Score Error (99.9%)", "Unit",
+                "Param: config", "Param: digesterName", "Param: length"])
+    for d in docs:
+        m = d["primaryMetric"]
+        w.writerow([d["benchmark"], d["mode"], d["threads"], sum(len(f) for f in m["rawData"]), m["score"],
+                    m["scoreError"], m["scoreUnit"], d["params"]["config"], d["params"]["digesterName"],
+                    d["params"]["length"]])
+
+
+KINDS = (  # what the chart colours: a configuration's kind, its colour, the legend's words
+    ("interpreter", "#8c8c8c", "minivm interpreter (the baseline)"),
+    ("stub", "#3b6fb6", "minivm stub variants"),
+    ("config", "#8e5fb0", "minivm --config"),
+    ("native", "#3d9a50", "C (OpenSSL, the C reference)"),
+    ("java", "#e08a1e", "HotSpot"),
+)
+
+
+def chart_kind(c, baseline):
+    if c.name == baseline:
+        return "interpreter"
+    if c.kind == "minivm":
+        return "stub" if c.stub_kind else "config"
+    return c.kind
+
+
+def digest_family(name):
+    if name.startswith("SHA3-") or name.startswith("SHAKE"):
+        return "SHA-3"
+    return "SHA-1" if name == "SHA-1" else "SHA-2"
+
+
+def chart(configs, summary, raw, args, machine, stem):
+    """One figure per digest family (PNG and SVG): per benchmark, algorithm and length, each
+    configuration's speed-up over the baseline on a log axis, coloured by kind, the default stub
+    hatched, whiskers from the fastest to the slowest raw iteration (not the error bars)."""
+    import textwrap
+
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter
 
-    panels = list(keys(args))
-    cols = len(args.params["length"])
-    rows = (len(panels) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(5.5 * cols, 3.2 * rows), squeeze=False)
-    for ax, k in zip([a for r in axes for a in r], panels):
-        names = [c.name for c in configs if k in summary[c.name]]
-        scores = [summary[n][k]["score"] for n in names]
-        errors = [0.0 if math.isnan(summary[n][k]["scoreError"]) else summary[n][k]["scoreError"] for n in names]
-        colors = ["#999999" if n == args.baseline else "#4477aa" for n in names]
-        ax.bar(range(len(names)), scores, yerr=errors, capsize=3, color=colors)
-        ax.set_xticks(range(len(names)))
-        ax.set_xticklabels(names, rotation=40, ha="right", fontsize=8)
-        ax.set_title(f"MessageDigests.{k[0]}  {k[1]}  length={k[2]}", fontsize=9)
-        ax.set_ylabel("ops/ms", fontsize=8)
-        ax.tick_params(axis="y", labelsize=8)
-        ax.set_ylim(bottom=0)
-    for ax in [a for r in axes for a in r][len(panels):]:
-        ax.set_visible(False)
-    title = f"minivm MessageDigests on {machine['cpu']} ({machine['date']}), error bars: 99.9%"
-    if args.qemu_cpu:
-        title += f"\n{EMULATION_NOTE} ({args.qemu_cpu})"
-    fig.suptitle(title, fontsize=9)
-    fig.tight_layout()
-    paths = [stem + ".png", stem + ".svg"]
-    for path in paths:
-        fig.savefig(path, dpi=110)
-    plt.close(fig)
+    plt.rcParams["svg.fonttype"] = "none"  # text stays text in the SVG (searchable, and checked)
+    base = args.baseline
+    colour = {k: c for k, c, _ in KINDS}
+    paths = []
+    families = []
+    for k in keys(args):
+        if digest_family(k[1]) not in families:
+            families.append(digest_family(k[1]))
+    for family in families:
+        panels = [k for k in keys(args) if digest_family(k[1]) == family and k in summary[base]]
+        if not panels:
+            continue
+        cols = min(len(args.params["length"]), len(panels))
+        rows = (len(panels) + cols - 1) // cols
+        n_configs = max(len([c for c in configs if k in summary[c.name]]) for k in panels)
+        height = 0.9 + 0.22 * n_configs
+        fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, height * rows + 1.6), squeeze=False)
+        used = set()
+        for ax, k in zip([a for r in axes for a in r], panels):
+            here = [c for c in configs if k in summary[c.name]]
+            b = summary[base][k]["score"]
+            y = list(range(len(here)))[::-1]
+            for yi, c in zip(y, here):
+                kind = chart_kind(c, base)
+                used.add(kind)
+                flat = [x for fork in raw[c.name][k] for x in fork]
+                v = summary[c.name][k]["score"] / b
+                lo, hi = min(flat) / b, max(flat) / b
+                ax.barh(yi, v, color=colour[kind], hatch="///" if getattr(c, "default", False) else None,
+                        edgecolor="black" if getattr(c, "default", False) else colour[kind], linewidth=0.6)
+                ax.plot([lo, hi], [yi, yi], color="black", linewidth=1.0)
+                ax.text(max(v, hi) * 1.08, yi, f"{v:.3g}x", va="center", fontsize=7)
+            labels = [c.name + (" (default)" if getattr(c, "default", False) else "") for c in here]
+            ax.set_yticks(y)
+            ax.set_yticklabels(labels, fontsize=7.5)
+            ax.set_xscale("log")
+            ax.set_xlim(left=min(0.5, min(min(x for f in raw[c.name][k] for x in f) / b for c in here) * 0.8),
+                        right=max(max(x for f in raw[c.name][k] for x in f) / b for c in here) * 3)
+            ax.axvline(1.0, color="#8c8c8c", linewidth=0.8, linestyle=":")
+            size = int(k[2])
+            ax.set_title(f"{k[1]}, {size // 1024 if size % 1024 == 0 and size else size} "
+                         f"{'KiB' if size % 1024 == 0 and size else 'B'} ({k[0]})", fontsize=9)
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}x"))
+            ax.set_xlabel(f"speed-up over {base} (x, log scale)", fontsize=8)
+            ax.tick_params(axis="x", labelsize=7.5)
+        for ax in [a for r in axes for a in r][len(panels):]:
+            ax.set_visible(False)
+        handles = [Patch(facecolor=c, edgecolor=c, label=t) for k, c, t in KINDS if k in used]
+        if any(getattr(c, "default", False) for c in configs):
+            handles.append(Patch(facecolor="white", edgecolor="black", hatch="///",
+                                 label="minivm's default stub on this CPU"))
+        handles.append(plt.Line2D([], [], color="black", linewidth=1.0, label="range of the iterations (min-max)"))
+        fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=7.5, frameon=False)
+        title = f"minivm MessageDigests, {family}: speed-up over {base} on {machine['cpu']} ({machine['date']})"
+        if args.qemu_cpu:
+            title += f"; {EMULATION_NOTE} ({args.qemu_cpu})"
+        fig.suptitle("\n".join(textwrap.wrap(title, int(16 * 6.4 * cols / 1.0 / 1.4))), fontsize=9)
+        legend_rows = (len(handles) + 2) // 3
+        fig.tight_layout(rect=(0, 0.035 * legend_rows * 2 / rows, 1, 1))
+        tag = family.lower().replace("-", "")
+        for ext in ("png", "svg"):
+            path = f"{stem}-{tag}.{ext}"
+            fig.savefig(path, dpi=110)
+            paths.append(path)
+        plt.close(fig)
     return paths

@@ -1,0 +1,221 @@
+"""bench/mdbench/summary.py — what a person reads at the end of a run, in at most 100 columns:
+per digest and length the interpreter and the default stub (ops/ms, MB/s, cycles per byte), the
+speed-up, the fastest variant and whether its lead is real, OpenSSL and HotSpot; then the default
+minivm picks on this CPU beside the one measured fastest; then how noisy the machine was."""
+
+import math
+import os
+import re
+import resource
+import statistics
+import textwrap
+import time
+
+from .common import keys
+
+LABEL = 28      # the row labels' column
+CELL = 35       # one length's column: 28 + 2 x 35 = 98
+SPREAD = 0.10   # (max - min) / median of a result's iterations above this: a noisy result
+BUSY = 0.25     # other processes using more CPUs than this on average: a busy machine
+
+
+def significant(a, b):
+    """Are two results apart beyond their 99.9% error bars? None when either has no error bar
+    (fewer than three iterations)."""
+    if math.isnan(a["scoreError"]) or math.isnan(b["scoreError"]):
+        return None
+    lo_a, hi_a = a["scoreConfidence"]
+    lo_b, hi_b = b["scoreConfidence"]
+    return not (lo_a <= hi_b and lo_b <= hi_a)
+
+
+def num(x):
+    if math.isnan(x):
+        return "NaN"
+    return f"{x:.0f}" if x >= 100 else f"{x:.1f}" if x >= 10 else f"{x:.2f}" if x >= 1 else f"{x:.3f}"
+
+
+def human_length(n):
+    n = int(n)
+    return f"{n // 1024} KiB" if n >= 1024 and n % 1024 == 0 else f"{n} B"
+
+
+def throughput(score, length, clock):
+    """ops/ms, MB/s (10^6 bytes a second) and cycles per byte at the clock, as one cell."""
+    mbs = score * int(length) / 1000.0
+    text = f"{num(score)} ops/ms  {num(mbs)} MB/s"
+    if clock and mbs > 0:
+        text += f"  {num(clock * 1000.0 / mbs)} c/B"
+    return text
+
+
+def lead_text(winner, other, s_w, s_o):
+    pct = (s_w["score"] / s_o["score"] - 1.0) * 100.0 if s_o["score"] > 0 else math.nan
+    sig = significant(s_w, s_o)
+    verdict = "significant" if sig else "no error bars" if sig is None else "in the noise"
+    return f"{'~' if sig is False else ''}{pct:+.0f}% on {other}, {verdict}", sig
+
+
+class Noise:
+    """The machine's load while the matrix ran: the load average before and after, and the CPU time
+    other processes took (/proc/stat's busy time, steal included, less this run's own)."""
+
+    def __init__(self):
+        self.load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+        self.busy_before = self._busy()
+        self.ours_before = self._ours()
+        self.t0 = time.monotonic()
+
+    @staticmethod
+    def _busy():
+        try:
+            with open("/proc/stat") as f:
+                v = [int(x) for x in f.readline().split()[1:]]
+        except (OSError, ValueError):
+            return None
+        # user nice system idle iowait irq softirq steal ...: everything but idle and iowait
+        return (sum(v[:8]) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
+
+    @staticmethod
+    def _ours():
+        s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+    def finish(self):
+        self.wall = time.monotonic() - self.t0
+        self.load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+        busy = self._busy()
+        self.others = math.nan
+        if busy is not None and self.busy_before is not None and self.wall > 0:
+            self.others = max(0.0, (busy - self.busy_before - (self._ours() - self.ours_before)) / self.wall)
+
+
+def spreads(configs, raw, args):
+    """(spread, configuration, key) of every result: (max - min) / median of its iterations."""
+    out = []
+    for c in configs:
+        for k in keys(args, c):
+            flat = [x for fork in raw[c.name][k] for x in fork]
+            med = statistics.median(flat)
+            out.append(((max(flat) - min(flat)) / med if med > 0 else math.nan, c.name, k))
+    return out
+
+
+def print_summary(configs, summary, raw, args, machine, defaults, noise, json_path, out):
+    """The summary; returns the lines of warnings it printed (for the run's last lines)."""
+    by_name = {c.name: c for c in configs}
+    base = args.baseline
+    clock = machine.get("clock_ghz")
+    hotspot = "HotSpot"
+    m = re.search(r'version "(\d+)', machine.get("jdk") or "")
+    if m:
+        hotspot += " " + m.group(1)
+    lengths = args.params["length"]
+    print("\nSummary: MessageDigests." + "/".join(args.benchmarks) + f" on {machine['cpu']}", file=out)
+    how = f"{args.f} fork(s) x {args.i} iterations of {args.r} ms"
+    units = f"({how}; MB/s: 10^6 bytes/s; " + (f"c/B: cycles per byte at {clock:.2f} GHz ({machine['clock_source']}))"
+                                              if clock else "no clock known, so no c/B)")
+    print("\n".join("  " + line for line in textwrap.wrap(units, 98)), file=out)
+    warnings = []
+    fastest_seen = {}   # family -> [(length, winner, lead significant?)]
+    for bench in args.benchmarks:
+        for name in args.params["digesterName"]:
+            b_key = [(bench, name, ln) for ln in lengths]
+            if not all(k in summary[base] for k in b_key):
+                continue
+            variants = [c for c in configs if c.kind == "minivm" and c.stub_kind and c.runs(name)]
+            family = variants[0].family if variants else None
+            default = next((c for c in variants if c.default), None)
+            rows = []
+            rows.append(("interpreted" if base == "interpreted" else base,
+                         [throughput(summary[base][k]["score"], k[2], clock) for k in b_key]))
+            if default:
+                rows.append((f"default: {default.name}", [throughput(summary[default.name][k]["score"], k[2], clock)
+                                                          for k in b_key]))
+                cells = []
+                for k in b_key:
+                    s, b = summary[default.name][k], summary[base][k]
+                    sig = significant(s, b)
+                    cells.append(f"{s['score'] / b['score']:.1f}x" + (", significant" if sig else
+                                 ", no error bars" if sig is None else ", in the noise"))
+                    if not sig:
+                        warnings.append(f"{name} {human_length(k[2])}: the default stub against {base} is "
+                                        + ("without error bars" if sig is None else "inside the error bars"))
+                rows.append(("speed-up", cells))
+            else:
+                rows.append(("default", ["no stub: the bytecode runs" for _ in b_key]))
+            if variants:
+                winners, leads = [], []
+                for k in b_key:
+                    ranked = sorted(variants, key=lambda c: -summary[c.name][k]["score"])
+                    w = ranked[0]
+                    if len(ranked) == 1:
+                        winners.append(w.name + (" (default)" if w.default else ""))
+                        leads.append("the only variant this CPU runs")
+                        fastest_seen.setdefault(family, []).append((f"{name} {human_length(k[2])}", w.name, None))
+                        continue
+                    other = ranked[1] if (w.default or not default) else default
+                    text, sig = lead_text(w, "the default" if other is default and not w.default else other.name,
+                                          summary[w.name][k], summary[other.name][k])
+                    winners.append(w.name + (" (the default)" if w.default else ""))
+                    leads.append(text)
+                    fastest_seen.setdefault(family, []).append((f"{name} {human_length(k[2])}", w.name, sig))
+                    if default and not w.default and sig is not True:
+                        warnings.append(f"{name} {human_length(k[2])}: the fastest variant {w.name} against the "
+                                        f"default {default.name} is {'without error bars' if sig is None else 'inside the error bars'}")
+                rows.append(("fastest variant", winners))
+                rows.append(("its lead", leads))
+            for cname, label in (("OpenSSL", "OpenSSL"), ("java-C2", f"{hotspot} intrinsic"),
+                                 ("java-C2-nointrinsics", f"{hotspot} C2 alone")):
+                if cname in by_name and all(k in summary[cname] for k in b_key):
+                    ref = default.name if default else base
+                    rows.append((label, [f"{num(summary[cname][k]['score'])} ops/ms, "
+                                         f"{summary[cname][k]['score'] / summary[ref][k]['score']:.2f}x the "
+                                         f"{'default' if default else base}" for k in b_key]))
+            print(file=out)
+            for start in range(0, len(lengths), 2):
+                part = list(range(start, min(start + 2, len(lengths))))
+                head = f"{name}" + (f" ({bench})" if len(args.benchmarks) > 1 else "")
+                print(f"{head:<{LABEL}}" + "".join(f"{human_length(lengths[i]):<{CELL}}" for i in part).rstrip(),
+                      file=out)
+                for label, cells in rows:
+                    print(f"  {label:<{LABEL - 2}}" + "".join(f"{cells[i]:<{CELL}}" for i in part).rstrip(), file=out)
+    # the default minivm picks on this CPU, beside the fastest measured
+    if defaults is not None and fastest_seen:
+        print(f"\nDefaults on this CPU ({machine['cpu']}):", file=out)
+        for family, seen in fastest_seen.items():
+            picked = next((c.name for c in configs if c.family == family and c.default), None)
+            groups = {}
+            for where, w, sig in seen:
+                tag = " (its lead in the noise)" if sig is False and w != picked else ""
+                groups.setdefault(w + tag, []).append(where)
+            text = f"minivm picks {picked or 'no stub'}; fastest measured: " + "; ".join(
+                f"{w} at {', '.join(places)}" for w, places in groups.items())
+            if all(w == picked for _, w, _ in seen):
+                text += ": the default is the fastest"
+            elif any(w != picked and sig for _, w, sig in seen):
+                text += (". The policy row this run implies: sh scripts/bench --policy-row " + json_path
+                         if family == "SHA-3" else ". minivm's default is not the fastest here")
+            lines = textwrap.wrap(text, 100 - 11)
+            print(f"  {family:<8} " + ("\n" + " " * 11).join(lines), file=out)
+    # noise
+    sp = [x for x in spreads(configs, raw, args) if not math.isnan(x[0])]
+    noisy = sorted([x for x in sp if x[0] > SPREAD], reverse=True)
+    med = statistics.median([x[0] for x in sp]) if sp else math.nan
+    print(f"\nNoise: load average {noise.load_before:.2f} before the run, {noise.load_after:.2f} after "
+          f"({machine['cores']} CPUs);\n  other processes used {noise.others:.2f} CPUs on average while it ran "
+          f"(above {BUSY:.2f}: a busy machine).", file=out)
+    worst = "" if not noisy else f" (worst: {noisy[0][1]} {noisy[0][2][1]} {human_length(noisy[0][2][2])}, " \
+                                 f"{noisy[0][0] * 100:.0f}%)"
+    print(f"  The iterations' spread, (max - min) / median: median {med * 100:.1f}%; {len(noisy)} of {len(sp)} "
+          f"results\n  above {SPREAD * 100:.0f}%{worst}.", file=out)
+    trusted = not (noise.others > BUSY or len(noisy) > len(sp) // 4)
+    if not trusted:
+        why = []
+        if noise.others > BUSY:
+            why.append(f"other processes took {noise.others:.2f} CPUs")
+        if len(noisy) > len(sp) // 4:
+            why.append(f"{len(noisy)} of {len(sp)} results spread above {SPREAD * 100:.0f}%")
+        warnings.insert(0, "the machine was noisy (" + "; ".join(why) + "): these figures cannot be trusted; rerun "
+                        "when it is quiet (sh scripts/run), or with more forks (sh scripts/run -f 4)")
+    return warnings
