@@ -179,6 +179,19 @@ const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_inf
         if (n == 0)
             fprintf(out, "  (no variant that the flags allow on this CPU and the host runs agrees with the flags set: "
                          "the static choice stays)\n");
+        int fastest = n > 0 ? sha3_select_decide(t, n, -1, 0) : -1;
+        if (fastest >= 0 && static_index >= 0 && t[static_index].generated) {
+            /* the threshold sha3_select_decide used: the floor, or the two candidates' spread */
+            double limit = SHA3_SELECT_NOISE;
+            limit = t[static_index].spread > limit ? t[static_index].spread : limit;
+            limit = t[fastest].spread > limit ? t[fastest].spread : limit;
+            fprintf(out, "  threshold: a lead over the static choice counts above %.1f %% (the larger of %.0f %% and "
+                         "the two variants' spreads)\n", limit * 100.0, SHA3_SELECT_NOISE * 100.0);
+            double lead = t[static_index].median / t[fastest].median - 1.0;
+            if (fastest != static_index && lead <= limit)
+                fprintf(out, "  warning: %s leads %s by %.1f %%, inside the noise: the static choice stays\n",
+                        t[fastest].variant->name, t[static_index].variant->name, lead * 100.0);
+        }
         fprintf(out, "  selection took %.0f us\n", (now_ns() - t0) / 1000.0);
     }
     return chosen >= 0 ? t[chosen].variant : NULL;

@@ -98,6 +98,14 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
         /* the table also goes with PrintFlagsFinal: the {ergonomic} values it explains */
         sha3_select_measure(arch, cpu, host, stub_choose(arch, STUB_FAMILY_SHA3, host).variant,
                             FLAG(PrintSHA3Selection) || FLAG(PrintFlagsFinal) ? stdout : NULL);
+    else if (FLAG(PrintSHA3Selection))
+        /* asked for the table, but nothing is measured: say why */
+        printf("SHA-3 stub selection: nothing measured: %s\n",
+               strcmp(policy, "measure") != 0 ? "SHA3IntrinsicPolicy is not measure (-XX:SHA3IntrinsicPolicy=measure "
+                                                "times the variants at start-up)"
+               : !FLAG(UseCompiler)            ? "the stubs are off (-Xint: UseCompiler is false)"
+               : !FLAG(UseSHA3Intrinsics)      ? "UseSHA3Intrinsics is false"
+                                               : "the CPU the flags describe is not this host's architecture");
     if (FLAG(PrintStubVariants)) {
         /* what the host runs, whatever CPU the flags follow */
         const stub_arch_ops *host_arch = stub_arch_ops_for(cpu_host_arch());

@@ -332,7 +332,8 @@ static void measured_selection(void **state)
         char winner[32] = "";
         for (const char *l = strchr(table, '\n'); l && strncmp(l + 1, "  ", 2) == 0; l = strchr(l + 1, '\n')) {
             char name[32], ns[32];
-            if (sscanf(l + 1, " %31s %31s", name, ns) != 2 || strcmp(name, "selection") == 0)
+            if (sscanf(l + 1, " %31s %31s", name, ns) != 2 || strcmp(name, "selection") == 0 ||
+                strcmp(name, "threshold:") == 0 || strcmp(name, "warning:") == 0)
                 continue;
             listed++;
             if (!host_runs_variant(name))
@@ -348,6 +349,9 @@ static void measured_selection(void **state)
         }
         if (listed < 1 || chosen != 1)
             fail_msg("measure: %d variants listed, %d chosen\n%s", listed, chosen, table);
+        /* the threshold the decision used is stated (the static choice is a candidate without the user's flag) */
+        if (!user && !strstr(table, "\n  threshold: a lead over the static choice counts above "))
+            fail_msg("measure: the table does not state its threshold\n%s", table);
         char v[32];
         const char *mb = stub_variant(r.out, STUB_MB_LINE, v, sizeof v);
         if (!mb || strcmp(mb, winner) != 0)
@@ -356,6 +360,35 @@ static void measured_selection(void **state)
         if (!origin_is(r.out, "UseSIMDForSHA3Intrinsic", want))
             fail_msg("measure: UseSIMDForSHA3Intrinsic is not %s", want);
         tu_expect_text("stderr", r.err, TU_LACKS, "SIGILL");
+        tu_result_free(&r);
+    }
+}
+
+/* PrintSHA3Selection without a measurement says why nothing was measured */
+static void selection_says_why_not(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *options[3];
+        const char *why;
+    } cases[] = {
+        {{"-XX:+PrintSHA3Selection"}, "SHA3IntrinsicPolicy is not measure"},
+        {{"-XX:SHA3IntrinsicPolicy=measure", "-Xint", "-XX:+PrintSHA3Selection"}, "UseCompiler is false"},
+        {{"-XX:SHA3IntrinsicPolicy=measure", "-XX:-UseSHA3Intrinsics", "-XX:+PrintSHA3Selection"},
+         "UseSHA3Intrinsics is false"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *argv[8] = {"-XX:+UnlockDiagnosticVMOptions"};
+        int n = 1;
+        for (int k = 0; k < 3 && cases[i].options[k]; k++)
+            argv[n++] = cases[i].options[k];
+        argv[n++] = "-version";
+        tu_result r = tu_run(argv, NULL, 60);
+        if (r.status != 0)
+            fail_msg("%s: status %d\n%s", cases[i].why, r.status, r.err);
+        tu_expect_text("stdout", r.out, TU_CONTAINS, "SHA-3 stub selection: nothing measured: ");
+        tu_expect_text("stdout", r.out, TU_CONTAINS, cases[i].why);
+        tu_expect_text("stdout", r.out, TU_LACKS, "SHA-3 stub selection (SHA3IntrinsicPolicy=measure)");
         tu_result_free(&r);
     }
 }
@@ -515,6 +548,7 @@ int main(void)
         cmocka_unit_test(defaults_study_prints_no_fallback_warning),
         cmocka_unit_test(printed_variants_select_themselves),
         cmocka_unit_test(measured_selection),
+        cmocka_unit_test(selection_says_why_not),
         cmocka_unit_test(measured_selection_within_the_flags),
         cmocka_unit_test(every_catalog_cpu),
         cmocka_unit_test(every_cpuinfo_text),

@@ -59,6 +59,19 @@ def policy_row_mode(path):
           f"{pick[0]['benchmark'].rsplit('.', 1)[1]} {pick[0]['params']['digesterName']} at {length} bytes")
     print(f"  fastest stub: {best} {stubs[best]:.3f} ops/ms, {margin}"
           + (f"; {stubs[best] / interp:.1f}x the interpreter" if isinstance(interp, (int, float)) and interp else ""))
+    metric = {d["params"]["config"]: d["primaryMetric"] for d in pick}
+    print("  threshold: a lead counts when the two results' 99.9% error bars (JMH's scoreError) do not overlap")
+    if runner_up:
+        a, b = metric[best], metric[runner_up]
+        nan = [x for x in (a["scoreError"], b["scoreError"]) if not isinstance(x, (int, float)) or math.isnan(x)]
+        if nan:
+            print(f"  warning: {best} or {runner_up} has no error bars (fewer than 3 iterations): the lead is "
+                  "unchecked; rerun with -i 5 or more")
+        elif a["scoreConfidence"][0] <= b["scoreConfidence"][1]:
+            print(f"  warning: {best}'s lead over {runner_up} is inside the noise ({best} "
+                  f"{a['scoreConfidence'][0]:.3f} to {a['scoreConfidence'][1]:.3f}, {runner_up} "
+                  f"{b['scoreConfidence'][0]:.3f} to {b['scoreConfidence'][1]:.3f} ops/ms): this run does not back "
+                  "the row; rerun on a quiet machine with more forks (sh scripts/bench -f 4 ...)")
     note = f"measured: {os.path.basename(path)} ({machine.get('cpu', '?')}, {machine.get('date', '?')}): {best} {margin}"
     if "qemu" in machine.get("cpu", ""):
         print(f"  note: {EMULATION_NOTE}: a row from these figures describes TCG, not the CPU model")
