@@ -154,6 +154,7 @@ def parse_args(argv):
     p.add_argument("-v", "--verbose", action="store_true", help="print each command")
     reject_unknown(p, argv)
     a = p.parse_args(argv)
+    a.wi_given = a.wi is not None
     quick = {"wi": 1, "i": 3, "w": 50, "r": 100, "f": 1}
     main = {"wi": 1, "i": 5, "w": 200, "r": 150, "f": 2}
     full = {"wi": 3, "i": 5, "w": 500, "r": 500, "f": 1}
@@ -240,8 +241,9 @@ def main(argv):
         return list_mode(configs, skipped, args)
     machine = machine_info(args)
     combos = len(args.benchmarks) * len(args.params["digesterName"]) * len(args.params["length"])
-    runs = sum(len(list(keys(args, c))) for c in configs)  # a configuration runs only its digests
-    per_fork_ms = runs * (args.wi * args.w + args.i * args.r)
+    # a configuration runs only its digests
+    per_fork_ms = sum(len(list(keys(args, c))) * (max(args.wi, c.min_warmup) * args.w + args.i * args.r)
+                      for c in configs)
     print(f"bench: {len(configs)} configurations x {combos} benchmarks, {args.f} fork(s), "
           f"-wi {args.wi} -i {args.i} -w {args.w} -r {args.r}; about {per_fork_ms * args.f / 1000:.0f} s "
           f"on {machine['cpu']}", flush=True)

@@ -34,6 +34,7 @@ class Config:
         self.name = name
         self.family = family    # a stub variant's family (PrintStubVariants: SHA-3, SHA-256, ...)
         self.default = default  # the variant minivm links by default on this CPU
+        self.min_warmup = 0     # at least this many warm-up iterations (HotSpot's JIT in --main)
         self.java = java        # for HotSpot: the java binary (the command may be a wrapper script)
         self.env = env          # the environment to run it in (None: the runner's)
         self.kind = kind        # "minivm", "native", "java"
@@ -108,6 +109,12 @@ def discover(args):
         # the main job's question: the interpreter, the stubs, OpenSSL and HotSpot with and without
         # its intrinsics; the C reference and HotSpot's interpreter stay in sh scripts/bench
         configs = [c for c in configs if c.name not in ("C-ref", "java-Xint")]
+        if not args.wi_given:
+            # C2 compiles the digest during the first key's warm-up: one 200 ms iteration leaves the
+            # first measurements still rising, so HotSpot warms up for three
+            for c in configs:
+                if c.kind == "java":
+                    c.min_warmup = 3
     if args.only:
         wanted = args.only.split(",")
         unknown = [w for w in wanted if w not in [c.name for c in configs]]

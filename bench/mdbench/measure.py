@@ -38,13 +38,17 @@ class Progress:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
 
+def warmups(config, args):
+    return max(args.wi, config.min_warmup)
+
+
 def run_config(config, fork, args, progress, index, count):
     """One fork of one configuration: {(bench, name, length): [scores]}."""
     names = [n for n in args.params["digesterName"] if config.runs(n)]
     argv = config.command + args.benchmarks + [
         "-p", "digesterName=" + ",".join(names),
         "-p", "length=" + ",".join(args.params["length"]),
-        "-wi", str(args.wi), "-i", str(args.i), "-w", str(args.w), "-r", str(args.r), "-v"]
+        "-wi", str(warmups(config, args)), "-i", str(args.i), "-w", str(args.w), "-r", str(args.r), "-v"]
     if args.verbose:
         progress.clear()
         print("$ " + " ".join(shlex.quote(a) for a in argv), file=sys.stderr)
@@ -86,7 +90,7 @@ def run_config(config, fork, args, progress, index, count):
 def run_matrix(configs, args):
     """Every configuration, args.f forks interleaved (each configuration once per round): the raw
     iterations per fork, and JMH's summary, per configuration and key."""
-    per_fork_ms = sum(len(list(keys(args, c))) for c in configs) * (args.wi * args.w + args.i * args.r)
+    per_fork_ms = sum(len(list(keys(args, c))) * (warmups(c, args) * args.w + args.i * args.r) for c in configs)
     progress = Progress(per_fork_ms * args.f, sys.stderr.isatty())
     raw = {c.name: {k: [] for k in keys(args, c)} for c in configs}
     for fork in range(1, args.f + 1):

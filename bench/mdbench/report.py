@@ -143,7 +143,7 @@ def jmh_json(configs, raw, summary, args, machine):
                 "jdkVersion": jdk_version,
                 "vmName": vm_name,
                 "vmVersion": vm_version,
-                "warmupIterations": args.wi,
+                "warmupIterations": max(args.wi, c.min_warmup),
                 "warmupTime": f"{args.w} ms",
                 "warmupBatchSize": 1,
                 "measurementIterations": args.i,

@@ -15,7 +15,8 @@ from .common import keys
 
 LABEL = 28      # the row labels' column
 CELL = 35       # one length's column: 28 + 2 x 35 = 98
-SPREAD = 0.10   # (max - min) / median of a result's iterations above this: a noisy result
+SPREAD = 0.10   # a median spread, (max - min) / median of a result's iterations, above this: a noisy host
+UNSTEADY = 0.25  # a result whose spread is above this is named
 BUSY = 0.25     # other processes using more CPUs than this on average: a busy machine
 
 
@@ -188,34 +189,35 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
             groups = {}
             for where, w, sig in seen:
                 tag = " (its lead in the noise)" if sig is False and w != picked else ""
-                groups.setdefault(w + tag, []).append(where)
+                groups.setdefault(w + tag, []).append(where.replace(" ", "\u00a0"))
             text = f"minivm picks {picked or 'no stub'}; fastest measured: " + "; ".join(
                 f"{w} at {', '.join(places)}" for w, places in groups.items())
-            if all(w == picked for _, w, _ in seen):
+            if len([c for c in configs if c.family == family]) == 1:
+                text = f"minivm picks {picked or 'no stub'}, the only {family} variant this CPU runs"
+            elif all(w == picked for _, w, _ in seen):
                 text += ": the default is the fastest"
             elif any(w != picked and sig for _, w, sig in seen):
                 text += (". The policy row this run implies: sh scripts/bench --policy-row " + json_path
                          if family == "SHA-3" else ". minivm's default is not the fastest here")
-            lines = textwrap.wrap(text, 100 - 11)
-            print(f"  {family:<8} " + ("\n" + " " * 11).join(lines), file=out)
+            lines = textwrap.wrap(text, 100 - 11)  # "SHA3-256 64 B" stays on one line
+            print((f"  {family:<8} " + ("\n" + " " * 11).join(lines)).replace("\u00a0", " "), file=out)
     # noise
     sp = [x for x in spreads(configs, raw, args) if not math.isnan(x[0])]
-    noisy = sorted([x for x in sp if x[0] > SPREAD], reverse=True)
     med = statistics.median([x[0] for x in sp]) if sp else math.nan
+    unsteady = sorted([x for x in sp if x[0] > UNSTEADY], reverse=True)
     print(f"\nNoise: load average {noise.load_before:.2f} before the run, {noise.load_after:.2f} after "
           f"({machine['cores']} CPUs);\n  other processes used {noise.others:.2f} CPUs on average while it ran "
-          f"(above {BUSY:.2f}: a busy machine).", file=out)
-    worst = "" if not noisy else f" (worst: {noisy[0][1]} {noisy[0][2][1]} {human_length(noisy[0][2][2])}, " \
-                                 f"{noisy[0][0] * 100:.0f}%)"
-    print(f"  The iterations' spread, (max - min) / median: median {med * 100:.1f}%; {len(noisy)} of {len(sp)} "
-          f"results\n  above {SPREAD * 100:.0f}%{worst}.", file=out)
-    trusted = not (noise.others > BUSY or len(noisy) > len(sp) // 4)
-    if not trusted:
-        why = []
-        if noise.others > BUSY:
-            why.append(f"other processes took {noise.others:.2f} CPUs")
-        if len(noisy) > len(sp) // 4:
-            why.append(f"{len(noisy)} of {len(sp)} results spread above {SPREAD * 100:.0f}%")
-        warnings.insert(0, "the machine was noisy (" + "; ".join(why) + "): these figures cannot be trusted; rerun "
-                        "when it is quiet (sh scripts/run), or with more forks (sh scripts/run -f 4)")
+          f"(a busy machine: above {BUSY:.2f}).", file=out)
+    text = (f"The iterations' spread, (max - min) / median of each result: median {med * 100:.1f}%"
+            + (f"; above {UNSTEADY * 100:.0f}%: " + ", ".join(f"{n} {k[1]} {human_length(k[2])} {x * 100:.0f}%"
+                                                               for x, n, k in unsteady[:3])
+               + (f" and {len(unsteady) - 3} more" if len(unsteady) > 3 else "") if unsteady else "") + ".")
+    print("\n".join(textwrap.wrap(text, 100, initial_indent="  ", subsequent_indent="  ")), file=out)
+    if noise.others > BUSY:
+        warnings.insert(0, f"the machine was busy (other processes took {noise.others:.2f} CPUs while the run "
+                        "ran): these figures cannot be trusted; rerun when it is quiet (sh scripts/run)")
+    elif med > SPREAD:
+        warnings.insert(0, f"the iterations vary by a median {med * 100:.0f}% although no other process ran (a "
+                        "shared or throttled host): only the leads marked significant above are real; more forks "
+                        "narrow the error bars (sh scripts/run -f 4)")
     return warnings
