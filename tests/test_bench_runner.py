@@ -301,6 +301,34 @@ class QuickRun(unittest.TestCase):
 
 
 
+class MainRun(unittest.TestCase):
+    """sh scripts/run's matrix (--main), reduced: the summary without JMH's tables, digest only."""
+
+    def test_main(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD, "--main",
+                                "--no-java", "--no-chart", "-p", "digesterName=SHA3-256", "-p", "length=64",
+                                "-i", "3", "-r", "20", "-w", "5", "-f", "1", "--results", tmp],
+                               capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            out = r.stdout
+            self.assertNotIn("Comparison against", out)
+            self.assertNotRegex(out, r"(?m)^# interpreted")
+            self.assertIn("Summary: MessageDigests.digest on ", out)
+            self.assertRegex(out, r"(?m)^SHA3-256 +64 B$")
+            self.assertRegex(out, r"(?m)^  interpreted +[0-9.]+ ops/ms +[0-9.]+ MB/s")
+            self.assertRegex(out, r"(?m)^  default: \S+ +[0-9.]+ ops/ms")
+            self.assertRegex(out, r"(?m)^  speed-up +[0-9.]+x, (significant|in the noise|no error bars)$")
+            self.assertRegex(out, r"(?m)^  fastest variant +\S+")
+            self.assertRegex(out, r"(?m)^  OpenSSL +[0-9.]+ ops/ms, [0-9.]+x the default$")
+            self.assertRegex(out, r"(?m)^  SHA-3 +minivm picks \S+")
+            with open(glob.glob(os.path.join(tmp, "*.json"))[0]) as f:
+                doc = json.load(f)
+            self.assertEqual({d["benchmark"].rsplit(".", 1)[1] for d in doc}, {"digest"})
+            self.assertNotIn("C-ref", {d["params"]["config"] for d in doc})
+            self.assertLessEqual(max(len(l) for l in out.splitlines()), 120)
+
+
 class Options(unittest.TestCase):
     """JMH's conventions: -l lists, -h helps, an unknown option is named; no measurement runs."""
 

@@ -137,7 +137,7 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
                 for k in b_key:
                     s, b = summary[default.name][k], summary[base][k]
                     sig = significant(s, b)
-                    cells.append(f"{s['score'] / b['score']:.1f}x" + (", significant" if sig else
+                    cells.append(f"{num(s['score'] / b['score'])}x" + (", significant" if sig else
                                  ", no error bars" if sig is None else ", in the noise"))
                     if not sig:
                         warnings.append(f"{name} {human_length(k[2])}: the default stub against {base} is "
