@@ -34,10 +34,12 @@ def report(args, argv):
 
     tag = re.sub(r"[^a-z0-9]+", "-", machine["cpu"].lower()).strip("-")
     matrix = step("the MessageDigests matrix", me + passed + ["--results", charts])
-    for path in glob_latest(charts, "messagedigests-*"):
-        ext = os.path.splitext(path)[1]
-        if ext == ".svg":  # the docs show the SVG; the PNG and JSON stay out of the tree
-            os.replace(path, os.path.join(charts, f"messagedigests-{tag}{ext}"))
+    families = []
+    for path in glob_latest(charts, "messagedigests-2*"):
+        m = re.search(r"-(sha\d*)\.svg$", path)
+        if m:  # the docs show the SVGs, one per digest family; the PNGs and the JSON stay out of the tree
+            os.replace(path, os.path.join(charts, f"messagedigests-{tag}-{m.group(1)}.svg"))
+            families.append(m.group(1))
         else:
             os.remove(path)
     whole = step("the whole VM on 64 MiB", me + ["--file", "64", "--rounds", "7"])
@@ -54,6 +56,8 @@ def report(args, argv):
         counts = step("guest instructions under QEMU max", me + ["--qemu-cpu", "max", "--count"])
     comp = matrix[matrix.index("Comparison against"):matrix.index("\nJSON:")].strip()
     tables = matrix[matrix.index("\n# "):matrix.index("Comparison against")].strip()
+    charts_md = "\n\n".join(f"![MessageDigests, {f.upper().replace('SHA', 'SHA-')}: the speed-up per configuration]"
+                            f"(charts/messagedigests-{tag}-{f}.svg)" for f in families)
     text = f"""{REPORT_BEGIN}
 ## Generated: every configuration on this machine
 
@@ -67,7 +71,7 @@ machine is shared, so compare ratios within a table, not across runs.
 {comp}
 ```
 
-![MessageDigests per configuration](charts/messagedigests-{tag}.svg)
+{charts_md}
 
 <details><summary>JMH's table per configuration</summary>
 
@@ -111,5 +115,6 @@ machine is shared, so compare ratios within a table, not across runs.
         doc = doc.rstrip("\n") + "\n\n" + text
     with open(perf, "w") as f:
         f.write(doc)
-    print(f"bench --report: wrote the generated section of {os.path.relpath(perf)} and docs/charts/messagedigests-{tag}.svg")
+    print(f"bench --report: wrote the generated section of {os.path.relpath(perf)} and "
+          + ", ".join(f"docs/charts/messagedigests-{tag}-{f}.svg" for f in families))
     return 0
