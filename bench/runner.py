@@ -15,10 +15,14 @@ Configurations (each a named set of VM options, declared once):
   <family>-<variant> the same for the SHA-1, SHA-256 and SHA-512 stubs ("sha256-sha-ni"),
                      for their family's digests
   C-ref, OpenSSL     in-process: build/bench/digest_native ref|openssl
-  java-C2, java-Xint HotSpot with bench/MessageDigests.java when `java` is on
-                     PATH (C2 with its SHA-1/SHA-2 intrinsics and without the SHA-3
-                     one, and the interpreter); java-C2-nointrinsics: C2 with none
+  java-C2, java-Xint HotSpot with bench/MessageDigests.java (JAVA_HOME's JDK 25+, the
+                     project's HotSpot 25 from scripts/oracle, or java on PATH): C2 with
+                     the intrinsics the CPU gives it, and the interpreter;
+                     java-C2-nointrinsics: C2 with no SHA intrinsic
   --config NAME='-XX:...'   the user's, on minivm
+
+--main is the main job (sh scripts/run): digest only, the interpreter, the stubs, OpenSSL
+and HotSpot with and without its intrinsics, ending with the summary (bench/mdbench/summary.py).
 
 --mca prints instead the per-CPU static model (bench/mca.py); --file MIB times the
 whole VM on a large file (examples/digest.mva) beside openssl dgst; --qemu-cpu MODEL
@@ -33,6 +37,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -40,7 +45,7 @@ import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mdbench.common import (BENCHMARK_FQN, EMULATION_NOTE, ROOT, find_hotspot, keys, machine_info,  # noqa: E402
-                            shown, user_path)
+                            shown, standard_name, user_path)
 from mdbench.configs import discover  # noqa: E402
 from mdbench.docsreport import report  # noqa: E402
 from mdbench.filemode import file_mode  # noqa: E402
@@ -169,6 +174,9 @@ def parse_args(argv):
         if not eq or name not in a.params or not values:
             p.error(f"bad -p {kv!r}: expected digesterName=A,B or length=N,M")
         a.params[name] = values.split(",")
+    # the names as the JDK takes them (sha3-256, SHA256, an OID): the standard names the
+    # configurations are about
+    a.params["digesterName"] = list(dict.fromkeys(standard_name(n) for n in a.params["digesterName"]))
     for b in a.benchmarks:
         if b not in ("digest", "getAndDigest"):
             p.error(f"unknown benchmark {b!r} (MessageDigests has digest, getAndDigest)")
@@ -177,11 +185,26 @@ def parse_args(argv):
         a.benchmarks = ["digest"]
     a.tables = a.tables or not a.main
     if a.build is None:
-        a.build = "build-aarch64" if a.qemu_cpu else "build"
-    a.build = os.path.join(ROOT, a.build) if not os.path.isabs(a.build) else a.build
+        a.build = os.path.join(ROOT, "build-aarch64" if a.qemu_cpu else "build")
+    else:
+        a.build = user_path(a.build)
     a.results = user_path(a.results)
     if a.policy_row:
         a.policy_row = user_path(a.policy_row)
+    # the places results go, checked before anything is measured
+    try:
+        os.makedirs(a.results, exist_ok=True)
+    except OSError as e:
+        p.error(f"--results {shown(a.results)}: {e.strerror}")
+    if not os.access(a.results, os.W_OK):
+        p.error(f"--results {shown(a.results)}: not writable")
+    if a.rff:
+        a.rff = user_path(a.rff)
+        where = os.path.dirname(a.rff) or "."
+        if os.path.isdir(a.rff):
+            p.error(f"-rff {shown(a.rff)}: is a directory")
+        if not os.path.isdir(where) or not os.access(where, os.W_OK):
+            p.error(f"-rff {shown(a.rff)}: its directory {shown(where)} does not exist or is not writable")
     return a
 
 def main(argv):
@@ -320,4 +343,5 @@ def list_mode(configs, skipped, args):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `sh scripts/bench -l | head` ends quietly
     sys.exit(main(sys.argv[1:]))

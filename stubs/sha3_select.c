@@ -186,7 +186,7 @@ const stub_variant *sha3_select_measure(const stub_arch_ops *arch, const cpu_inf
             limit = t[static_index].spread > limit ? t[static_index].spread : limit;
             limit = t[fastest].spread > limit ? t[fastest].spread : limit;
             fprintf(out, "  threshold: a lead over the static choice counts above %.1f %% (the larger of %.0f %% and "
-                         "the two variants' spreads)\n", limit * 100.0, SHA3_SELECT_NOISE * 100.0);
+                         "the two variants' spreads, twice their +- column)\n", limit * 100.0, SHA3_SELECT_NOISE * 100.0);
             double lead = t[static_index].median / t[fastest].median - 1.0;
             if (fastest != static_index && lead <= limit)
                 fprintf(out, "  warning: %s leads %s by %.1f %%, inside the noise: the static choice stays\n",

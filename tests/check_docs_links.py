@@ -6,7 +6,9 @@ file exists, and its #anchor is a heading there (GitHub's slugs) or an explicit 
 
 Prints each broken link as FILE:LINE: [text](target): why, and exits 1 if there is any; else one
 line with the number of links and anchors checked. Links to the web (http:, https:, mailto:) are
-not followed; links inside code blocks and code spans are not links.
+not followed; links inside code blocks and code spans are not links; a link whose text wraps
+onto the next line is checked (paragraphs are read whole). Reference-style links are not used
+in the project's Markdown and are not read.
 """
 
 import os
@@ -30,20 +32,43 @@ def markdown_files():
                 yield os.path.join(top, f)
 
 
-def prose_lines(path):
-    """(line number, text) of the lines outside fenced code blocks, code spans blanked."""
-    fence = None
+def prose_paragraphs(path):
+    """(first line number, text) of each paragraph outside fenced code blocks, its lines joined
+    with spaces (a link's text may wrap), code spans blanked; table rows and headings stand alone."""
+    fence, para, first = None, [], 0
+
+    def flush():
+        text = " ".join(para)
+        return first, re.sub(r"(`+)(.+?)\1", lambda m: " " * len(m.group(0)), text)
+
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             m = re.match(r"^\s*(```+|~~~+)", line)
-            if m:
-                if fence is None:
-                    fence = m.group(1)[0] * 3
-                elif line.strip().startswith(fence):
-                    fence = None
+            if m or fence:
+                if para:
+                    yield flush()
+                    para = []
+                if m:
+                    if fence is None:
+                        fence = m.group(1)[0] * 3
+                    elif line.strip().startswith(fence):
+                        fence = None
                 continue
-            if fence is None:
-                yield n, re.sub(r"(`+)(.+?)\1", lambda m: " " * len(m.group(0)), line)
+            line = line.rstrip("\n")
+            alone = line.lstrip().startswith(("|", "#")) or not line.strip()
+            if alone and para:
+                yield flush()
+                para = []
+            if not line.strip():
+                continue
+            if not para:
+                first = n
+            para.append(line.strip())
+            if alone:
+                yield flush()
+                para = []
+    if para:
+        yield flush()
 
 
 def slug(heading):
@@ -91,7 +116,7 @@ def anchors(path):
 def main():
     broken, links, with_anchor = [], 0, 0
     for md in sorted(markdown_files()):
-        for n, line in prose_lines(md):
+        for n, line in prose_paragraphs(md):
             targets = [(m.group(1), m.group(2)) for m in LINK.finditer(line)]
             targets += [("image", m.group(1)) for m in IMAGE.finditer(line)]
             for text, target in targets:

@@ -7,7 +7,7 @@ import shlex
 import subprocess
 import sys
 
-from .common import ROOT, default_stubs, find_hotspot, wrapper
+from .common import ROOT, default_stubs, find_hotspot, shown, wrapper
 
 
 def is_sha3(name):
@@ -23,6 +23,18 @@ FAMILIES = {
     "SHA-256": ("sha256", lambda n: n in ("SHA-224", "SHA-256", "SHA-256-JDK15")),
     "SHA-512": ("sha512", lambda n: n in ("SHA-384", "SHA-512", "SHA-512/224", "SHA-512/256")),
 }
+def config_name(family, variant):
+    """A stub variant's configuration name: the SHA-3 variants by their own name, the others
+    prefixed by their family ("sha256-sha-ni")."""
+    prefix = FAMILIES[family][0]
+    return variant if prefix is None else f"{prefix}-{variant}"
+
+
+def family_of(digest):
+    """The stub family (PrintStubVariants' name) of a standard digest name, or None."""
+    return next((f for f, (_, about) in FAMILIES.items() if about(digest)), None)
+
+
 INTERPRETED = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512",
                                                                                           "SHA3")]
 
@@ -53,19 +65,21 @@ def discover(args):
     native = os.path.join(args.build, "bench", "digest_native")
     mva = os.path.join(ROOT, "bench", "MessageDigests.mva")
     if not os.path.exists(minivm):
-        sys.exit(f"bench: {minivm} is not built (meson compile -C {os.path.relpath(args.build, ROOT)})")
+        sys.exit(f"bench: {shown(minivm)} is not built (meson compile -C {shown(args.build)})")
     base = wrapper(args) + [minivm]
     configs, skipped = [], []
     configs.append(Config("interpreted", "minivm", base + INTERPRETED + [mva], INTERPRETED))
     args.defaults = default_stubs(args)
+    args.runnable = {}  # family -> the variants this CPU runs (PrintStubVariants' "runs"), measured or not
     listing = subprocess.run(base + ["-XX:+PrintStubVariants", "-version"], capture_output=True, text=True)
     for line in listing.stdout.splitlines():
         m = VARIANT_LINE.match(line)
         if not m or m.group(1) not in FAMILIES:
             continue
         family, options = FAMILIES[m.group(1)], m.group(5).split()
-        name = m.group(2) if family[0] is None else f"{family[0]}-{m.group(2)}"
+        name = config_name(m.group(1), m.group(2))
         if m.group(4) == "runs":
+            args.runnable.setdefault(m.group(1), []).append(m.group(2))
             configs.append(Config(name, "minivm", base + options + [mva], options, only=family[1],
                                   stub_kind=m.group(3), family=m.group(1),
                                   default=args.defaults.get(m.group(1)) == m.group(2)))

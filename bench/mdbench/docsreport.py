@@ -54,7 +54,8 @@ def report(args, argv):
     counts = ""
     if shutil.which("qemu-aarch64") and os.path.exists(os.path.join(ROOT, "build-aarch64", "minivm")):
         counts = step("guest instructions under QEMU max", me + ["--qemu-cpu", "max", "--count"])
-    comp = matrix[matrix.index("Comparison against"):matrix.index("\nJSON:")].strip()
+    comp = matrix[matrix.index("Comparison against"):matrix.index("\nSummary:")].strip()
+    summary_text = matrix[matrix.index("Summary:"):matrix.index("\nJSON:")].strip()
     tables = matrix[matrix.index("\n# "):matrix.index("Comparison against")].strip()
     charts_md = "\n\n".join(f"![MessageDigests, {f.upper().replace('SHA', 'SHA-')}: the speed-up per configuration]"
                             f"(charts/messagedigests-{tag}-{f}.svg)" for f in families)
@@ -69,6 +70,10 @@ machine is shared, so compare ratios within a table, not across runs.
 
 ```
 {comp}
+```
+
+```
+{summary_text}
 ```
 
 {charts_md}

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from .common import EMULATION_NOTE, ROOT, machine_info, wrapper
+from .common import EMULATION_NOTE, ROOT, machine_info, shown, wrapper
 from .configs import discover
 from .measure import Progress, run_config
 
@@ -27,8 +27,16 @@ def policy_row_mode(path):
     variant at the largest length (SHA3-256 digest, else the first benchmark), its margin over the
     best variant of the other kind (GPR against vector), and the row as a line of the policy table's
     data (stubs/<arch>/sha3_rows.tsv)."""
-    with open(path) as f:
-        doc = json.load(f)
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except OSError as e:
+        sys.exit(f"bench --policy-row: {shown(path)}: {e.strerror}")
+    except ValueError as e:
+        sys.exit(f"bench --policy-row: {shown(path)} is not JSON: {e}")
+    if not isinstance(doc, list) or not doc or not all(isinstance(d, dict) and "params" in d and "primaryMetric" in d
+                                                       for d in doc):
+        sys.exit(f"bench --policy-row: {shown(path)} is not a results file of the runner's (JMH's -rf json shape)")
     length = max(int(d["params"]["length"]) for d in doc)
     pick = [d for d in doc if int(d["params"]["length"]) == length and d["params"]["digesterName"] == "SHA3-256"
             and d["benchmark"].endswith(".digest")] or [d for d in doc if int(d["params"]["length"]) == length]
@@ -60,6 +68,12 @@ def policy_row_mode(path):
     print(f"  fastest stub: {best} {stubs[best]:.3f} ops/ms, {margin}"
           + (f"; {stubs[best] / interp:.1f}x the interpreter" if isinstance(interp, (int, float)) and interp else ""))
     metric = {d["params"]["config"]: d["primaryMetric"] for d in pick}
+
+    def inside(a, b):
+        errs = (a["scoreError"], b["scoreError"])
+        if any(not isinstance(x, (int, float)) or math.isnan(x) for x in errs):
+            return True
+        return a["scoreConfidence"][0] <= b["scoreConfidence"][1] and b["scoreConfidence"][0] <= a["scoreConfidence"][1]
     print("  threshold: a lead counts when the two results' 99.9% error bars (JMH's scoreError) do not overlap")
     if runner_up:
         a, b = metric[best], metric[runner_up]
@@ -86,6 +100,13 @@ def policy_row_mode(path):
         best_gpr = max((v for n, v in stubs.items() if kind[n] != "simd"), default=0.0)
         lanes = "true" if stubs.get("avx512-lanes", 0.0) > best_gpr else "false"
         rows = "true" if stubs.get("avx512", 0.0) > best_gpr else "false"
+        # the same threshold for the row's other decisions: each design against the best GPR variant
+        gpr_name = max((n for n in stubs if kind[n] != "simd"), key=stubs.get, default=None)
+        for a_name, b_name, what in (("avx512-lanes", gpr_name, "SIMD with lanes"), ("avx512", gpr_name,
+                                                                                    "SIMD with rows"),
+                                     ("avx512-lanes", "avx512", "SHA3AVX512Design")):
+            if a_name in metric and b_name in metric and inside(metric[a_name], metric[b_name]):
+                print(f"  warning: the {what} column ({a_name} against {b_name}) is decided inside the noise")
         avx512 = "true" if best.startswith("avx512") else "false"
         print("  its line for stubs/x86_64/sha3_rows.tsv (vendor, family range, AVX-512, UseSHA3Intrinsics, "
               "SIMD with lanes, with rows, source; tab-separated, above the last line):")

@@ -82,7 +82,7 @@ def comparison_table(configs, summary, args, out):
         return "~" + text if jmh_stats.overlap(s, b) else text
 
     rows = [base] + [n for n in names if n != base]
-    grid(out, rows, key_columns(args, summary, [base]), cell)
+    grid(out, rows, key_columns(args, summary, names), cell)
 
 
 def hotspot_table(configs, summary, args, out):
@@ -186,16 +186,16 @@ def jmh_csv(docs, out):
 
 
 KINDS = (  # what the chart colours: a configuration's kind, its colour, the legend's words
-    ("interpreter", "#8c8c8c", "minivm interpreter (the baseline)"),
+    ("interpreter", "#8c8c8c", "minivm interpreter"),
     ("stub", "#3b6fb6", "minivm stub variants"),
     ("config", "#8e5fb0", "minivm --config"),
-    ("native", "#3d9a50", "C (OpenSSL, the C reference)"),
+    ("native", "#3d9a50", "C: OpenSSL"),
     ("java", "#e08a1e", "HotSpot"),
 )
 
 
 def chart_kind(c, baseline):
-    if c.name == baseline:
+    if c.name == "interpreted":
         return "interpreter"
     if c.kind == "minivm":
         return "stub" if c.stub_kind else "config"
@@ -267,8 +267,12 @@ def chart(configs, summary, raw, args, machine, stem):
             ax.tick_params(axis="x", labelsize=7.5)
         for ax in [a for r in axes for a in r][len(panels):]:
             ax.set_visible(False)
-        handles = [Patch(facecolor=c, edgecolor=c, label=t) for k, c, t in KINDS if k in used]
-        if any(getattr(c, "default", False) for c in configs):
+        names_here = {c.name for c in configs if any(k in summary[c.name] for k in panels)}
+        texts = {"native": "C: OpenSSL" + (", the C reference" if "C-ref" in names_here else "")}
+        if base != "interpreted":
+            texts["interpreter"] = "minivm interpreter"
+        handles = [Patch(facecolor=c, edgecolor=c, label=texts.get(k, t)) for k, c, t in KINDS if k in used]
+        if any(getattr(c, "default", False) and c.name in names_here for c in configs):
             handles.append(Patch(facecolor="white", edgecolor="black", hatch="///",
                                  label="minivm's default stub on this CPU"))
         handles.append(plt.Line2D([], [], color="black", linewidth=1.0, label="range of the iterations (min-max)"))

@@ -11,7 +11,8 @@ import statistics
 import textwrap
 import time
 
-from .common import keys
+from .common import ROOT, keys, shown
+from .configs import config_name, family_of
 
 LABEL = 28      # the row labels' column
 CELL = 35       # one length's column: 28 + 2 x 35 = 98
@@ -118,31 +119,40 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
                                               if clock else "no clock known, so no c/B)")
     print("\n".join("  " + line for line in textwrap.wrap(units, 98)), file=out)
     warnings = []
-    fastest_seen = {}   # family -> [(length, winner, lead significant?)]
+    fastest_seen = {}   # family -> [(where, winner, lead significant?)]
+    runnable = getattr(args, "runnable", {}) or {}
+    defaults = defaults or {}
     for bench in args.benchmarks:
         for name in args.params["digesterName"]:
             b_key = [(bench, name, ln) for ln in lengths]
             if not all(k in summary[base] for k in b_key):
+                print(f"\n{name}: the baseline {base} has no result for it", file=out)
                 continue
+            family = family_of(name)
             variants = [c for c in configs if c.kind == "minivm" and c.stub_kind and c.runs(name)]
-            family = variants[0].family if variants else None
-            default = next((c for c in variants if c.default), None)
-            rows = []
-            rows.append(("interpreted" if base == "interpreted" else base,
-                         [throughput(summary[base][k]["score"], k[2], clock) for k in b_key]))
+            picked = defaults.get(family)
+            default = by_name.get(config_name(family, picked)) if picked else None
+            rows = [(base, [throughput(summary[base][k]["score"], k[2], clock) for k in b_key])]
+
+            def speedup(c):
+                cells = []
+                for k in b_key:
+                    s_, b_ = summary[c.name][k], summary[base][k]
+                    sig = significant(s_, b_)
+                    cells.append(f"{num(s_['score'] / b_['score'])}x" + (", significant" if sig else
+                                 ", no error bars" if sig is None else ", in the noise"))
+                    if not sig:
+                        warnings.append(f"{name} {human_length(k[2])}: {c.name} against {base} is "
+                                        + ("without error bars" if sig is None else "inside the error bars"))
+                return cells
+
             if default:
                 rows.append((f"default: {default.name}", [throughput(summary[default.name][k]["score"], k[2], clock)
                                                           for k in b_key]))
-                cells = []
-                for k in b_key:
-                    s, b = summary[default.name][k], summary[base][k]
-                    sig = significant(s, b)
-                    cells.append(f"{num(s['score'] / b['score'])}x" + (", significant" if sig else
-                                 ", no error bars" if sig is None else ", in the noise"))
-                    if not sig:
-                        warnings.append(f"{name} {human_length(k[2])}: the default stub against {base} is "
-                                        + ("without error bars" if sig is None else "inside the error bars"))
-                rows.append(("speed-up", cells))
+                rows.append(("speed-up", speedup(default)))
+            elif picked:
+                rows.append((f"default: {config_name(family, picked)}", ["not measured (--only left it out)"
+                                                                         for _ in b_key]))
             else:
                 rows.append(("default", ["no stub: the bytecode runs" for _ in b_key]))
             if variants:
@@ -150,74 +160,107 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
                 for k in b_key:
                     ranked = sorted(variants, key=lambda c: -summary[c.name][k]["score"])
                     w = ranked[0]
+                    mark = " (the default)" if w is default else ""
+                    where = f"{name} {human_length(k[2])}"
                     if len(ranked) == 1:
-                        winners.append(w.name + (" (default)" if w.default else ""))
-                        leads.append("the only variant this CPU runs")
-                        fastest_seen.setdefault(family, []).append((f"{name} {human_length(k[2])}", w.name, None))
+                        winners.append(w.name + mark)
+                        leads.append("the only variant this CPU runs" if len(runnable.get(family, [])) <= 1
+                                     else "the only variant measured")
+                        fastest_seen.setdefault(family, []).append((where, w.name, None))
                         continue
-                    other = ranked[1] if (w.default or not default) else default
-                    text, sig = lead_text(w, "the default" if other is default and not w.default else other.name,
+                    other = default if default and w is not default else ranked[1]
+                    text, sig = lead_text(w, "the default" if other is default else other.name,
                                           summary[w.name][k], summary[other.name][k])
-                    winners.append(w.name + (" (the default)" if w.default else ""))
+                    winners.append(w.name + mark)
                     leads.append(text)
-                    fastest_seen.setdefault(family, []).append((f"{name} {human_length(k[2])}", w.name, sig))
-                    if default and not w.default and sig is not True:
-                        warnings.append(f"{name} {human_length(k[2])}: the fastest variant {w.name} against the "
-                                        f"default {default.name} is {'without error bars' if sig is None else 'inside the error bars'}")
-                rows.append(("fastest variant", winners))
+                    fastest_seen.setdefault(family, []).append((where, w.name, sig))
+                    if default and w is not default and sig is not True:
+                        warnings.append(f"{where}: the fastest variant {w.name} against the default {default.name} is "
+                                        + ("without error bars" if sig is None else "inside the error bars"))
+                if default:
+                    rows.append(("fastest variant", winners))
+                else:
+                    # no stub by default (or not measured): the fastest variant's own figures
+                    rows.append(("fastest variant", winners))
+                    best = [max(variants, key=lambda c: summary[c.name][k]["score"]) for k in b_key]
+                    rows.append(("  its throughput", [throughput(summary[c.name][k]["score"], k[2], clock)
+                                                      for c, k in zip(best, b_key)]))
+                    cells = []
+                    for c, k in zip(best, b_key):
+                        sig = significant(summary[c.name][k], summary[base][k])
+                        cells.append(f"{num(summary[c.name][k]['score'] / summary[base][k]['score'])}x"
+                                     + (", significant" if sig else ", no error bars" if sig is None
+                                        else ", in the noise"))
+                    rows.append(("  its speed-up", cells))
                 rows.append(("its lead", leads))
+            ref = default if default else None
             for cname, label in (("OpenSSL", "OpenSSL"), ("java-C2", f"{hotspot} intrinsic"),
                                  ("java-C2-nointrinsics", f"{hotspot} C2 alone")):
                 if cname in by_name and all(k in summary[cname] for k in b_key):
-                    ref = default.name if default else base
+                    against = ref.name if ref else base
+                    what = "the default" if ref else base
                     rows.append((label, [f"{num(summary[cname][k]['score'])} ops/ms, "
-                                         f"{summary[cname][k]['score'] / summary[ref][k]['score']:.2f}x the "
-                                         f"{'default' if default else base}" for k in b_key]))
-            print(file=out)
+                                         f"{summary[cname][k]['score'] / summary[against][k]['score']:.2f}x {what}"
+                                         for k in b_key]))
+            head = f"{name}" + (f" ({bench})" if len(args.benchmarks) > 1 else "")
             for start in range(0, len(lengths), 2):
                 part = list(range(start, min(start + 2, len(lengths))))
-                head = f"{name}" + (f" ({bench})" if len(args.benchmarks) > 1 else "")
+                print(file=out)
                 print(f"{head:<{LABEL}}" + "".join(f"{human_length(lengths[i]):<{CELL}}" for i in part).rstrip(),
                       file=out)
                 for label, cells in rows:
-                    print(f"  {label:<{LABEL - 2}}" + "".join(f"{cells[i]:<{CELL}}" for i in part).rstrip(), file=out)
+                    text = "".join(f"{cells[i]:<{CELL - 1}} " for i in part).rstrip()
+                    if len(label) > LABEL - 3:  # a long configuration name: its cells on the next line
+                        print(f"  {label}", file=out)
+                        label = ""
+                    print(f"  {label:<{LABEL - 2}}" + text, file=out)
     # the default minivm picks on this CPU, beside the fastest measured
-    if defaults is not None and fastest_seen:
+    if fastest_seen:
         print(f"\nDefaults on this CPU ({machine['cpu']}):", file=out)
         for family, seen in fastest_seen.items():
-            picked = next((c.name for c in configs if c.family == family and c.default), None)
+            picked = defaults.get(family)
+            picked_name = config_name(family, picked) if picked else None
             groups = {}
             for where, w, sig in seen:
-                tag = " (its lead in the noise)" if sig is False and w != picked else ""
+                tag = " (its lead in the noise)" if sig is False and w != picked_name else ""
                 groups.setdefault(w + tag, []).append(where.replace(" ", "\u00a0"))
-            text = f"minivm picks {picked or 'no stub'}; fastest measured: " + "; ".join(
-                f"{w} at {', '.join(places)}" for w, places in groups.items())
-            if len([c for c in configs if c.family == family]) == 1:
-                text = f"minivm picks {picked or 'no stub'}, the only {family} variant this CPU runs"
-            elif all(w == picked for _, w, _ in seen):
-                text += ": the default is the fastest"
-            elif any(w != picked and sig for _, w, sig in seen):
-                text += (". The policy row this run implies: sh scripts/bench --policy-row " + json_path
-                         if family == "SHA-3" else ". minivm's default is not the fastest here")
+            runs = runnable.get(family, [])
+            text = f"minivm picks {picked_name or 'no stub (the bytecode)'}"
+            if picked_name and picked_name not in by_name:
+                text += " (not measured: --only)"
+            if len(runs) == 1 and picked_name:
+                text += f", the only {family} variant this CPU runs"
+            else:
+                text += "; fastest measured: " + "; ".join(f"{w} at {', '.join(places)}" for w, places in groups.items())
+                if all(w == picked_name for _, w, _ in seen):
+                    text += ": the default is the fastest"
+                elif any(w != picked_name and sig for _, w, sig in seen):
+                    text += (". The policy row this run implies: sh " + shown(os.path.join(ROOT, "scripts", "bench"))
+                             + " --policy-row " + json_path if family == "SHA-3" else
+                             ". minivm's default is not the fastest here")
             lines = textwrap.wrap(text, 100 - 11)  # "SHA3-256 64 B" stays on one line
             print((f"  {family:<8} " + ("\n" + " " * 11).join(lines)).replace("\u00a0", " "), file=out)
     # noise
     sp = [x for x in spreads(configs, raw, args) if not math.isnan(x[0])]
-    med = statistics.median([x[0] for x in sp]) if sp else math.nan
+    med = statistics.median([x[0] for x in sp]) if sp and args.i * args.f > 1 else math.nan
     unsteady = sorted([x for x in sp if x[0] > UNSTEADY], reverse=True)
+    others = "an unknown share of the CPUs (no /proc/stat)" if math.isnan(noise.others) else \
+        f"{noise.others:.2f} CPUs on average while it ran (busy: {'yes' if noise.others > BUSY else 'no'}, " \
+        f"threshold {BUSY:.2f})"
     print(f"\nNoise: load average {noise.load_before:.2f} before the run, {noise.load_after:.2f} after "
-          f"({machine['cores']} CPUs);\n  other processes used {noise.others:.2f} CPUs on average while it ran "
-          f"(a busy machine: above {BUSY:.2f}).", file=out)
-    text = (f"The iterations' spread, (max - min) / median of each result: median {med * 100:.1f}%"
+          f"({machine['cores']} CPUs);\n  other processes used {others}.", file=out)
+    text = ("The iterations' spread, (max - min) / median of each result: n/a (one iteration a result)"
+            if math.isnan(med) else
+            f"The iterations' spread, (max - min) / median of each result: median {med * 100:.1f}%"
             + (f"; above {UNSTEADY * 100:.0f}%: " + ", ".join(f"{n} {k[1]} {human_length(k[2])} {x * 100:.0f}%"
                                                                for x, n, k in unsteady[:3])
                + (f" and {len(unsteady) - 3} more" if len(unsteady) > 3 else "") if unsteady else "") + ".")
     print("\n".join(textwrap.wrap(text, 100, initial_indent="  ", subsequent_indent="  ")), file=out)
     if noise.others > BUSY:
         warnings.insert(0, f"the machine was busy (other processes took {noise.others:.2f} CPUs while the run "
-                        "ran): these figures cannot be trusted; rerun when it is quiet (sh scripts/run)")
-    elif med > SPREAD:
+                        f"ran): these figures cannot be trusted; rerun when it is quiet (sh {shown(os.path.join(ROOT, 'scripts', 'run'))})")
+    elif not math.isnan(med) and med > SPREAD:
         warnings.insert(0, f"the iterations vary by a median {med * 100:.0f}% although no other process ran (a "
                         "shared or throttled host): only the leads marked significant above are real; more forks "
-                        "narrow the error bars (sh scripts/run -f 4)")
+                        f"narrow the error bars (sh {shown(os.path.join(ROOT, 'scripts', 'run'))} -f 4)")
     return warnings
