@@ -44,7 +44,9 @@
       "Print VM flags and their ranges")                                                                  \
     F(bool, PrintWarnings, true, PRODUCT, NONE, NO_RANGE,                                                 \
       "Print JVM warnings to output stream")                                                              \
-    /* ---- SHA intrinsics ----------------------------------------------------------------------- */   \
+    /* ---- MD5 and SHA intrinsics --------------------------------------------------------------- */   \
+    F(bool, UseMD5Intrinsics, false, DIAGNOSTIC, NONE, NO_RANGE,                                          \
+      "Use intrinsics for MD5 crypto hash function")                                                      \
     F(bool, UseSHA, false, PRODUCT, NONE, NO_RANGE,                                                       \
       "Control whether SHA instructions are used when available")                                         \
     F(bool, UseSHA1Intrinsics, false, DIAGNOSTIC, NONE, NO_RANGE,                                         \

@@ -20,9 +20,10 @@
  * StubRoutines contract; each architecture's ABI passes these arguments in
  * its argument registers, stubgenerator_<arch>.h): the C signature below.
  * buf is already b + ofs; state is the family's array (SHA-3: the long[25]
- * of lanes, A[x + 5y]; SHA-1: int[5] H0..H4; SHA-256: int[8] H0..H7, SHA-224
+ * of lanes, A[x + 5y]; MD5: int[4] A..D; SHA-1: int[5] H0..H4; SHA-256: int[8] H0..H7, SHA-224
  * too; SHA-512: long[8], SHA-384, SHA-512/224 and /256 too), in native words;
- * a block is big-endian words (SHA-1, SHA-2) or little-endian lanes (SHA-3);
+ * a block is big-endian words (SHA-1, SHA-2), little-endian words (MD5) or
+ * little-endian lanes (SHA-3);
  * block_size is one of the family's block sizes (anything else is a caller
  * bug, as in HotSpot); only the low 32 bits of an int argument are read. A
  * multi-block stub compresses
@@ -52,7 +53,10 @@
               "SHA2.SHA2", 8, 4, STUB_BLOCK(64))                                                        \
     do_family(SHA512, UseSHA512Intrinsics, "SHA-512",                                                   \
               "Intrinsics for SHA-384 and SHA-512 crypto hash functions not available on this CPU.",    \
-              "SHA5.SHA5", 8, 8, STUB_BLOCK(128))
+              "SHA5.SHA5", 8, 8, STUB_BLOCK(128))                                                       \
+    do_family(MD5, UseMD5Intrinsics, "MD5",                                                             \
+              "MD5 intrinsics are not available on this CPU",                                           \
+              "MD5.MD5", 4, 4, STUB_BLOCK(64))
 
 #define STUB_DECLARATIONS(do_stub)                                                                      \
     do_stub(sha3_implCompress, SHA3, _sha3_implCompress, void,                                          \
@@ -67,7 +71,10 @@
             (const uint8_t *buf, int32_t *state, int32_t ofs, int32_t limit))                           \
     do_stub(sha512_implCompress, SHA512, _sha5_implCompress, void, (const uint8_t *buf, int64_t *state)) \
     do_stub(sha512_implCompressMB, SHA512, _digestBase_implCompressMB, int32_t,                         \
-            (const uint8_t *buf, int64_t *state, int32_t ofs, int32_t limit))
+            (const uint8_t *buf, int64_t *state, int32_t ofs, int32_t limit))                           \
+    do_stub(md5_implCompress, MD5, _md5_implCompress, void, (const uint8_t *buf, int32_t *state))       \
+    do_stub(md5_implCompressMB, MD5, _digestBase_implCompressMB, int32_t,                               \
+            (const uint8_t *buf, int32_t *state, int32_t ofs, int32_t limit))
 
 /* clang-format on */
 

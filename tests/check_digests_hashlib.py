@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tests/check_digests_hashlib.py — the digest tool (examples/digest.mva)
-against Python's hashlib for every SHA-1, SHA-2 and SHA-3 name the tool
+against Python's hashlib for every MD5, SHA-1, SHA-2 and SHA-3 name the tool
 takes, on every length 0..1000 and on multi-block files, with the VM
 options given (interpreted, or with the stubs the options select).
 
@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 ALGORITHMS = {
-    "SHA-1": "sha1", "SHA-224": "sha224", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512",
+    "MD5": "md5", "SHA-1": "sha1", "SHA-224": "sha224", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512",
     "SHA-512/224": "sha512_224", "SHA-512/256": "sha512_256", "SHA-256-JDK15": "sha256",
     "SHA3-224": "sha3_224", "SHA3-256": "sha3_256", "SHA3-384": "sha3_384", "SHA3-512": "sha3_512",
 }

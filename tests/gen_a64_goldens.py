@@ -196,6 +196,20 @@ def _(g):
     return [rd, rn, rm, lsb], 'extr %s, %s, %s, #%d' % (gpr(rd), gpr(rn), gpr(rm), lsb)
 
 
+@form('extr_w')
+def _(g):
+    rd, rn, rm, lsb = g.xz(), g.xz(), g.xz(), g.imm(0, 31)
+    return [rd, rn, rm, lsb], 'extr %s, %s, %s, #%d' % (gpr(rd, 0), gpr(rn, 0), gpr(rm, 0), lsb)
+
+
+@form('ubfm')
+def _(g):
+    w = g.pick([0, 1])
+    hi = 63 if w else 31
+    rd, rn, immr, imms = g.xz(), g.xz(), g.imm(0, hi), g.imm(0, hi)
+    return [w, rd, rn, immr, imms], 'ubfm %s, %s, #%d, #%d' % (gpr(rd, w), gpr(rn, w), immr, imms)
+
+
 def movw_form(name):
     def fn(g):
         w = g.pick([0, 1])

@@ -284,6 +284,12 @@ def _(g):
     return [op, d] + m, '%s %s, %s' % (ALU[op], GPR64[d], mem_text(m, 'qword'))
 
 
+@form('alu_rm_32', 2)
+def _(g):
+    op, d, m = g.deck('op', range(6)), g.gpr('d'), g.mem('m')
+    return [op, d] + m, '%s %s, %s' % (ALU[op], GPR32[d], mem_text(m, 'dword'))
+
+
 @form('alu_mr', 2)
 def _(g):
     op, m, s = g.deck('op', range(6)), g.mem('m'), g.gpr('s')
@@ -308,6 +314,12 @@ def _(g):
     return [op] + m + [imm], '%s %s, %d' % (ALU[op], mem_text(m, 'qword'), imm)
 
 
+@form('alu_mi_32', 2)
+def _(g):
+    op, m, imm = g.deck('op', range(6)), g.mem('m'), imm32(g)
+    return [op] + m + [imm], '%s %s, %d' % (ALU[op], mem_text(m, 'dword'), imm)
+
+
 @form('test_rr')
 def _(g):
     a, b = g.gpr('a'), g.gpr('b')
@@ -327,6 +339,12 @@ def _(g):
     return [r], 'not %s' % GPR64[r]
 
 
+@form('not_32')
+def _(g):
+    r = g.gpr('r')
+    return [r], 'not %s' % GPR32[r]
+
+
 @form('not_m')
 def _(g):
     m = g.mem('m')
@@ -337,6 +355,12 @@ def _(g):
 def _(g):
     op, r, imm = g.deck('op', sorted(SHIFT)), g.gpr('r'), g.imm(0, 63, [1, 2, 32])
     return [op, r, imm], '%s %s, %d' % (SHIFT[op], GPR64[r], imm)
+
+
+@form('shift_ri_32', 2)
+def _(g):
+    op, r, imm = g.deck('op', sorted(SHIFT)), g.gpr('r'), g.imm(0, 31, [1, 2, 16])
+    return [op, r, imm], '%s %s, %d' % (SHIFT[op], GPR32[r], imm)
 
 
 @form('andn')

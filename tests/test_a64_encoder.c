@@ -83,6 +83,8 @@ static long min_cases = 100;
     X(ands_reg,      6, a64_ands_reg(as, W(0), R(1), R(2), R(3), SH(4), I(5))) \
     X(mov_reg,       3, a64_mov_reg(as, W(0), R(1), R(2)))                    \
     X(extr,          4, a64_extr(as, R(0), R(1), R(2), I(3)))                 \
+    X(extr_w,        4, a64_extr_w(as, R(0), R(1), R(2), I(3)))               \
+    X(ubfm,          5, a64_ubfm(as, W(0), R(1), R(2), I(3), I(4)))           \
     X(movn,          4, a64_movn(as, W(0), R(1), a[2], I(3)))                 \
     X(movz,          4, a64_movz(as, W(0), R(1), a[2], I(3)))                 \
     X(movk,          4, a64_movk(as, W(0), R(1), a[2], I(3)))                 \

@@ -764,9 +764,10 @@ static void print_stub_code_what_if(void **state)
     assert_int_equal(r.status, 0);
     tu_expect_text("stderr", r.err, TU_EXACT, VERSION_TEXT);
     const char *s = r.out;
-    /* neoverse-v1 has sha1 and sha2 too: HotSpot's defaults turn their intrinsics on */
-    static const char *const stubs[] = {"sha3_implCompress", "sha3_implCompressMB", "sha1_implCompress",
-                                        "sha1_implCompressMB", "sha256_implCompress", "sha256_implCompressMB"};
+    /* neoverse-v1 has sha1 and sha2 too: HotSpot's defaults turn their intrinsics on, and MD5's on every CPU */
+    static const char *const stubs[] = {"sha3_implCompress",   "sha3_implCompressMB",   "sha1_implCompress",
+                                        "sha1_implCompressMB", "sha256_implCompress",   "sha256_implCompressMB",
+                                        "md5_implCompress",    "md5_implCompressMB"};
     for (size_t i = 0; i < sizeof stubs / sizeof stubs[0]; i++)
         expect_stub_listing(&s, stubs[i], stub_disasm_available());
     tu_expect_text("stdout", s, TU_EXACT, ""); /* nothing else */
@@ -804,9 +805,9 @@ static void print_stub_code_what_if(void **state)
 static void print_stub_code_x86_64(void **state)
 {
     (void)state;
-    /* -UseSHA: the SHA-1/SHA-2 stubs off, the SHA-3 rule ignores it (JDK 24's) */
-    const char *argv[] = {UNLOCK, "-XX:EmulateCPU=zen3", "-XX:-UseSHA", "-XX:+UseSHA3Intrinsics", "-XX:+PrintStubCode",
-                          "-version", NULL};
+    /* -UseSHA: the SHA-1/SHA-2 stubs off, the SHA-3 rule ignores it (JDK 24's); -UseMD5Intrinsics MD5's */
+    const char *argv[] = {UNLOCK, "-XX:EmulateCPU=zen3", "-XX:-UseSHA", "-XX:-UseMD5Intrinsics", "-XX:+UseSHA3Intrinsics",
+                          "-XX:+PrintStubCode", "-version", NULL};
     tu_result r = tu_run(argv, NULL, 60);
     assert_int_equal(r.status, 0);
     const char *s = r.out;
@@ -851,12 +852,13 @@ static void print_stub_code_without_stubs_prints_nothing(void **state)
 {
     (void)state;
     static const struct {
-        const char *argv[7];
+        const char *argv[8];
     } cases[] = {
-        {{UNLOCK, "-XX:EmulateCPU=neoverse-v1", "-XX:-UseSHA", "-XX:-UseSHA3Intrinsics", "-XX:+PrintStubCode",
-          "-version"}},
+        {{UNLOCK, "-XX:EmulateCPU=neoverse-v1", "-XX:-UseSHA", "-XX:-UseSHA3Intrinsics", "-XX:-UseMD5Intrinsics",
+          "-XX:+PrintStubCode", "-version"}},
         {{UNLOCK, "-XX:EmulateCPU=neoverse-v1", "-XX:+UseSHA3Intrinsics", "-Xint", "-XX:+PrintStubCode", "-version"}},
-        {{UNLOCK, "-XX:EmulateCPU=zen3", "-XX:-UseSHA", "-XX:-UseSHA3Intrinsics", "-XX:+PrintStubCode", "-version"}},
+        {{UNLOCK, "-XX:EmulateCPU=zen3", "-XX:-UseSHA", "-XX:-UseSHA3Intrinsics", "-XX:-UseMD5Intrinsics",
+          "-XX:+PrintStubCode", "-version"}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_result r = tu_run(cases[i].argv, NULL, 60);

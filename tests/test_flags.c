@@ -89,7 +89,7 @@ static const flag_case cases[] = {
      DIAGNOSTIC_LOCKED("UseSHA3Intrinsics") IMPROPER("UseSHA3Intrinsics") FATAL_TAIL},
     /* the default: diagnostic flags are unlocked (trueInDebug), so the design card's lines work as written */
     {"diagnostic_unlocked_by_default", NULL, NULL,
-     {"-XX:-UseSHA", "-XX:-UseSHA3Intrinsics", "-XX:+PrintStubCode", "-version"}, 0,
+     {"-XX:-UseSHA", "-XX:-UseSHA3Intrinsics", "-XX:-UseMD5Intrinsics", "-XX:+PrintStubCode", "-version"}, 0,
      EXACT, "", EXACT, VERSION},
     {"relock_after_the_flag_is_too_late", NULL, NULL, {"-XX:-UseSHA3Intrinsics", PRODUCT, "-version"}, 0, EXACT, "",
      EXACT, VERSION},

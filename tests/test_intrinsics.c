@@ -884,7 +884,8 @@ typedef struct cli_case {
 
 static const cli_case CLI[] = {
     /* PrintIntrinsics: one line per candidate when the program is linked, then the program */
-    {"cli_print_no_stub", ANY_HOST, {UNLOCK, "-XX:-UseSHA", "-XX:-UseSHA3Intrinsics", PRINT, "@", "SHA3-256"}, 0,
+    {"cli_print_no_stub", ANY_HOST,
+     {UNLOCK, "-XX:-UseSHA", "-XX:-UseSHA3Intrinsics", "-XX:-UseMD5Intrinsics", PRINT, "@", "SHA3-256"}, 0,
      {MB_HEAD, L_NO_STUB_MB, SHA3_HEAD, L_NO_STUB_SHA3, DIGEST_A1000}, NULL, EXACT, ""},
     /* x86-64: the stub of the host's variant (AVX-512 on an Intel with it, else GPR) */
     {"cli_print_default_flags_x86_64", X86_64_HOST, {UNLOCK, PRINT, "@", "SHA3-256"}, 0,

@@ -375,11 +375,11 @@ static const error_case errors[] = {
     {{"foo"}, "MessageDigests: unknown benchmark 'foo' (MessageDigests has digest, getAndDigest)"},
     {{"Digest"}, "MessageDigests: unknown benchmark 'Digest' (MessageDigests has digest, getAndDigest)"},
     {{"-f", "1"}, "MessageDigests: unknown option '-f'"},
-    {{"-p", "digesterName=MD5"},
-     "MessageDigests: unknown digester name 'MD5' (minivm has SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, "
+    {{"-p", "digesterName=MD2"},
+     "MessageDigests: unknown digester name 'MD2' (minivm has MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, "
      "SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHA-256-JDK15)"},
     {{"-p", "digesterName=SHA3-256,SHAKE128"},
-     "MessageDigests: unknown digester name 'SHAKE128' (minivm has SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, "
+     "MessageDigests: unknown digester name 'SHAKE128' (minivm has MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, "
      "SHA-512/224, SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHA-256-JDK15)"},
     {{"-p", "digesterName="}, "MessageDigests: empty value for parameter digesterName"},
     {{"-p", "length=64,"}, "MessageDigests: empty value for parameter length"},

@@ -387,7 +387,12 @@ static void test_names(void **state)
         {"2.16.840.1.101.3.4.2.9", "SHA3-384"},
         {"OID.2.16.840.1.101.3.4.2.10", "SHA3-512"},
         {"SHA-512/384", NULL},
-        {"MD5", NULL},
+        {"MD5", "MD5"},
+        {"md5", "MD5"},
+        {"1.2.840.113549.2.5", "MD5"},
+        {"OID.1.2.840.113549.2.5", "MD5"},
+        {"MD4", NULL},
+        {"MD2", NULL}, /* the JDK's SUN provider has MD2; minivm does not */
         {"", NULL},
         {"OID.", NULL},
         {"OID", NULL},

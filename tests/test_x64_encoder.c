@@ -98,16 +98,20 @@ static void pad(x64_asm *as, int64_t n)
     X(lea_rip,          3,  AT_OFFSET(a[1], x64_lea_rip(as, R(0), (size_t)a[2])))           \
     X(alu_rr,           3,  x64_alu_rr(as, ALU(0), R(1), R(2)))                              \
     X(alu_rm,           6,  x64_alu_rm(as, ALU(0), R(1), M(2)))                              \
+    X(alu_rm_32,        6,  x64_alu_rm_32(as, ALU(0), R(1), M(2)))                           \
     X(alu_mr,           6,  x64_alu_mr(as, ALU(0), M(1), R(5)))                              \
     X(alu_ri,           3,  x64_alu_ri(as, ALU(0), R(1), I32(2)))                            \
     X(alu_mi,           6,  x64_alu_mi(as, ALU(0), M(1), I32(5)))                            \
+    X(alu_mi_32,        6,  x64_alu_mi_32(as, ALU(0), M(1), I32(5)))                            \
     X(alu_rr_32,        3,  x64_alu_rr_32(as, ALU(0), R(1), R(2)))                           \
     X(alu_ri_32,        3,  x64_alu_ri_32(as, ALU(0), R(1), I32(2)))                         \
     X(test_rr,          2,  x64_test_rr(as, R(0), R(1)))                                     \
     X(test_ri_32,       2,  x64_test_ri_32(as, R(0), I32(1)))                                \
     X(not,              1,  x64_not(as, R(0)))                                               \
+    X(not_32,           1,  x64_not_32(as, R(0)))                                            \
     X(not_m,            4,  x64_not_m(as, M(0)))                                             \
     X(shift_ri,         3,  x64_shift_ri(as, (x64_shift)a[0], R(1), I(2)))                   \
+    X(shift_ri_32,      3,  x64_shift_ri_32(as, (x64_shift)a[0], R(1), I(2)))                \
     X(andn,             3,  x64_andn(as, R(0), R(1), R(2)))                                  \
     X(andn_m,           6,  x64_andn_m(as, R(0), R(1), M(2)))                                \
     X(rorx,             3,  x64_rorx(as, R(0), R(1), I(2)))                                  \
@@ -591,6 +595,8 @@ static void test_refusals(void **state)
     ACCEPTED(x64_shift_ri(as, X64_SAR, X64_R15, 63))
     ACCEPTED(x64_shift_ri(as, X64_ROL, X64_R15, 0))
     REFUSED(x64_shift_ri(as, X64_SHR, X64_RAX, 64), "shift_ri: imm = 64 is outside 0..63")
+    ACCEPTED(x64_shift_ri_32(as, X64_ROL, X64_R15, 31))
+    REFUSED(x64_shift_ri_32(as, X64_ROL, X64_RAX, 32), "shift_ri_32: imm = 32 is outside 0..31")
     REFUSED(x64_shift_ri(as, X64_SHR, X64_RAX, -1), "shift_ri: imm = -1 is outside 0..63")
     REFUSED(x64_rorx(as, X64_RAX, X64_RCX, 64), "rorx: imm = 64 is outside 0..63")
     REFUSED(x64_rorx_m(as, X64_RAX, m, -1), "rorx_m: imm = -1 is outside 0..63")

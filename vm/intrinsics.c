@@ -402,6 +402,7 @@ int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_val
             return 0;
         switch (l->family) {
         case STUB_FAMILY_SHA3: STUB_FN(t, sha3_implCompress)(bytes + ofs, VM_LONGS(st), (int32_t)bs); break;
+        case STUB_FAMILY_MD5: STUB_FN(t, md5_implCompress)(bytes + ofs, VM_INTS(st)); break;
         case STUB_FAMILY_SHA1: STUB_FN(t, sha1_implCompress)(bytes + ofs, VM_INTS(st)); break;
         case STUB_FAMILY_SHA256: STUB_FN(t, sha256_implCompress)(bytes + ofs, VM_INTS(st)); break;
         case STUB_FAMILY_SHA512: STUB_FN(t, sha512_implCompress)(bytes + ofs, VM_LONGS(st)); break;
@@ -426,6 +427,7 @@ int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_val
     int32_t o = (int32_t)ofs, lim = (int32_t)limit;
     switch (l->family) {
     case STUB_FAMILY_SHA3: result->i = STUB_FN(t, sha3_implCompressMB)(buf, VM_LONGS(st), (int32_t)bs, o, lim); break;
+    case STUB_FAMILY_MD5: result->i = STUB_FN(t, md5_implCompressMB)(buf, VM_INTS(st), o, lim); break;
     case STUB_FAMILY_SHA1: result->i = STUB_FN(t, sha1_implCompressMB)(buf, VM_INTS(st), o, lim); break;
     case STUB_FAMILY_SHA256: result->i = STUB_FN(t, sha256_implCompressMB)(buf, VM_INTS(st), o, lim); break;
     case STUB_FAMILY_SHA512: result->i = STUB_FN(t, sha512_implCompressMB)(buf, VM_LONGS(st), o, lim); break;

@@ -17,7 +17,7 @@
  *   4. the record of `this` has the fields the stub reads, with their types
  *      (a malformed program is refused here, not at the first call); for
  *      _digestBase_implCompressMB, per family whose stub exists, the
- *      family's record (SHA.SHA, SHA2.SHA2, SHA5.SHA5, SHA3.SHA3) when the
+ *      family's record (MD5.MD5, SHA.SHA, SHA2.SHA2, SHA5.SHA5, SHA3.SHA3) when the
  *      program has it.
  *
  * With vm_options.print_intrinsics each candidate prints one line saying
@@ -39,21 +39,16 @@
  * explicit here); the parameter kinds, `this` included (R record, B byte[],
  * I int); the return kind (V void, I int).
  *
- * _md5_implCompress is HotSpot's MD5 intrinsic: minivm has no method for it
- * (NULL) and never links it, but knows its name, so a HotSpot command line
- * such as -XX:DisableIntrinsic=_md5_implCompress is accepted here as there
- * (the launcher rejects unknown ids, as HotSpot).
- *
  * _digestBase_implCompressMB serves every digest (HotSpot's
  * inline_digestBase_implCompressMB): its call runs the multi-block stub of
- * the receiver's family, found by the receiver's record (SHA, SHA2, SHA5 or
- * SHA3, or a record extending one), or the bytecode when that family has no
+ * the receiver's family, found by the receiver's record (MD5, SHA, SHA2, SHA5
+ * or SHA3, or a record extending one), or the bytecode when that family has no
  * stub.
  */
 #define VM_INTRINSICS(X)                                                                                   \
     X(_sha3_implCompress,         "SHA3.implCompress0",                 "([BI)V",  "RBI",  'V')          \
     X(_digestBase_implCompressMB, "DigestBase.implCompressMultiBlock0", "([BII)I", "RBII", 'I')          \
-    X(_md5_implCompress,          NULL,                                 "([BI)V",  "",     'V')          \
+    X(_md5_implCompress,          "MD5.implCompress0",                  "([BI)V",  "RBI",  'V')          \
     X(_sha_implCompress,          "SHA.implCompress0",                  "([BI)V",  "RBI",  'V')          \
     X(_sha2_implCompress,         "SHA2.implCompress0",                 "([BI)V",  "RBI",  'V')          \
     X(_sha5_implCompress,         "SHA5.implCompress0",                 "([BI)V",  "RBI",  'V')

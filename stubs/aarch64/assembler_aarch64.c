@@ -351,6 +351,27 @@ void a64_extr(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm, int lsb)
     END();
 }
 
+/* extr Wd, Wn, Wm, #lsb (lsb 0..31): ror Wd, Wn, #lsb when n == m */
+void a64_extr_w(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm, int lsb)
+{
+    BEGIN("extr_w");
+    F(0, 31, 31); F(0b00, 30, 29); F(0b100111, 28, 23); F(0, 22, 22); F(0, 21, 21);
+    RZR(rm, 16); F(lsb, 14, 10); F(0, 15, 15); RZR(rn, 5); RZR(rd, 0);
+    END();
+}
+
+/* ubfm Rd, Rn, #immr, #imms: sf 10 100110 N immr imms Rn Rd, N = sf (lsr, ubfx, lsl are its aliases) */
+void a64_ubfm(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, int immr, int imms)
+{
+    BEGIN("ubfm");
+    int hi = w == A64_X64 ? 63 : 31;
+    if (immr < 0 || immr > hi || imms < 0 || imms > hi)
+        refuse(&i, "immr %d, imms %d: each must be 0..%d", immr, imms, hi);
+    F(w == A64_X64, 31, 31); F(0b10, 30, 29); F(0b100110, 28, 23); F(w == A64_X64, 22, 22);
+    F(immr & hi, 21, 16); F(imms & hi, 15, 10); RZR(rn, 5); RZR(rd, 0);
+    END();
+}
+
 /* ---- move wide: sf opc 100101 hw imm16 Rd --------------------------------- */
 #define INSN(NAME, OPC)                                                                     \
     void a64_##NAME(a64_asm *as, a64_width w, a64_reg rd, int64_t imm16, int hw)            \

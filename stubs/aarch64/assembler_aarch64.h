@@ -221,6 +221,9 @@ void a64_mov_reg(a64_asm *as, a64_width w, a64_reg rd, a64_reg rm);
 
 /* extr rd, rn, rm, #lsb (64-bit): lsb 0..63. ror rd, rn, #n is extr rd, rn, rn, #n. */
 void a64_extr(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm, int lsb);
+void a64_extr_w(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm, int lsb);   /* 32-bit, lsb 0..31 */
+/* ubfm (lsr Rd, Rn, #s = ubfm #s, #hi; ubfx Rd, Rn, #lsb, #width = ubfm #lsb, #lsb + width - 1) */
+void a64_ubfm(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, int immr, int imms);
 
 /* Move wide: imm16 shifted left by 16*hw (hw 0..3 for x, 0..1 for w). */
 void a64_movz(a64_asm *as, a64_width w, a64_reg rd, int64_t imm16, int hw);

@@ -76,6 +76,8 @@ void a64_sha_ergonomics(const cpu_info *cpu)
     if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic))
         FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, policy->simd_declared);
 
+    /* HotSpot: UseMD5Intrinsics on unless the user said no; its stub is general registers only */
+    ergo_family(STUB_FAMILY_MD5, true);
     ergo_flag(FLAG_ID_UseSHA, sha1 || sha256 || sha3 || sha512, "SHA instructions are not available on this CPU");
     ergo_family(STUB_FAMILY_SHA1, FLAG(UseSHA) && sha1);
     ergo_family(STUB_FAMILY_SHA256, FLAG(UseSHA) && sha256);

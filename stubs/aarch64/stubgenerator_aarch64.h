@@ -1,8 +1,8 @@
 /*
  * stubs/aarch64/stubgenerator_aarch64.h — the AArch64 stub generators
- * (HotSpot's cpu/aarch64/stubGenerator_aarch64.cpp, the SHA-1, SHA-2 and
- * SHA-3 parts), one file per digest: stubgenerator_aarch64_sha1.c,
- * _sha2.c (SHA-256 and SHA-512), _sha3.c.
+ * (HotSpot's cpu/aarch64/stubGenerator_aarch64.cpp, the MD5, SHA-1, SHA-2
+ * and SHA-3 parts), one file per digest: stubgenerator_aarch64_md5.c,
+ * _sha1.c, _sha2.c (SHA-256 and SHA-512), _sha3.c.
  *
  * Pure code emission into an a64_asm buffer: compiled and runnable on every
  * host, so every stub can be generated, printed and checked against llvm-mc
@@ -82,5 +82,13 @@ size_t a64_generate_sha512_implCompress(a64_asm *as, bool multi_block);
 extern const uint32_t a64_sha1_round_consts[4];
 extern const uint32_t a64_sha256_round_consts[64];
 extern const uint64_t a64_sha512_round_consts[80];
+
+/*
+ * MD5 (stubgenerator_aarch64_md5.c; HotSpot's generate_md5_implCompress): the 64
+ * steps in general registers; saves x16, x17, x19..x22. Returns the entry's word
+ * index. a64_emit_md5_block: one block's steps (the four ldp and the 64 steps).
+ */
+size_t a64_generate_md5_implCompress(a64_asm *as, bool multi_block);
+void a64_emit_md5_block(a64_asm *as);
 
 #endif

@@ -35,6 +35,12 @@ static size_t emit_sha3(void *as, const stub_variant *v, stub_id id)
     return a64_generate_sha3_implCompress(as, &cfg) * sizeof(uint32_t);
 }
 
+static size_t emit_md5(void *as, const stub_variant *v, stub_id id)
+{
+    (void)v;
+    return a64_generate_md5_implCompress(as, id == STUB_ID_md5_implCompressMB) * sizeof(uint32_t);
+}
+
 static size_t emit_sha1(void *as, const stub_variant *v, stub_id id)
 {
     (void)v;
@@ -76,6 +82,7 @@ static const stub_variant variants[] = {
      emit_sha256, NULL},
     {STUB_FAMILY_SHA512, "crypto", STUB_KIND_CRYPTO, FEATURE(SHA512), STUB_SETTINGS(STUB_ON(UseSHA512Intrinsics)),
      emit_sha512, NULL},
+    {STUB_FAMILY_MD5, "gpr", STUB_KIND_GPR, 0, STUB_SETTINGS(STUB_ON(UseMD5Intrinsics)), emit_md5, NULL},
 };
 
 static bool generate(const stub_variant *v, stub_id id, uint8_t *code, size_t room, size_t *entry, size_t *size,

@@ -545,14 +545,18 @@ INSN(alu_rr,    1)
 INSN(alu_rr_32, 0)
 #undef INSN
 
-void x64_alu_rm(x64_asm *as, x64_alu op, x64_reg dst, x64_mem src)
-{
-    BEGIN("alu_rm");
-    int digit = alu_digit(&i, op);
-    operand o = MEM(src);
-    legacy(&i, 1, (unsigned)(digit << 3 | 3), GPR(dst), &o);
-    END();
-}
+#define INSN(NAME, W)                                                                       \
+    void x64_##NAME(x64_asm *as, x64_alu op, x64_reg dst, x64_mem src)                      \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int digit = alu_digit(&i, op);                                                      \
+        operand o = MEM(src);                                                               \
+        legacy(&i, W, (unsigned)(digit << 3 | 3), GPR(dst), &o);                            \
+        END();                                                                              \
+    }
+INSN(alu_rm,    1)
+INSN(alu_rm_32, 0)
+#undef INSN
 
 void x64_alu_mr(x64_asm *as, x64_alu op, x64_mem dst, x64_reg src)
 {
@@ -576,14 +580,18 @@ INSN(alu_ri,    1)
 INSN(alu_ri_32, 0)
 #undef INSN
 
-void x64_alu_mi(x64_asm *as, x64_alu op, x64_mem dst, int32_t imm)
-{
-    BEGIN("alu_mi");
-    int digit = alu_digit(&i, op);
-    operand o = MEM(dst);
-    alu_imm(&i, 1, digit, &o, imm);
-    END();
-}
+#define INSN(NAME, W)                                                                       \
+    void x64_##NAME(x64_asm *as, x64_alu op, x64_mem dst, int32_t imm)                      \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int digit = alu_digit(&i, op);                                                      \
+        operand o = MEM(dst);                                                               \
+        alu_imm(&i, W, digit, &o, imm);                                                     \
+        END();                                                                              \
+    }
+INSN(alu_mi,    1)
+INSN(alu_mi_32, 0)
+#undef INSN
 
 /* test a, b: 85 /r with a in r/m, b in reg (llvm-mc's choice; test commutes). */
 void x64_test_rr(x64_asm *as, x64_reg a, x64_reg b)
@@ -606,13 +614,17 @@ void x64_test_ri_32(x64_asm *as, x64_reg a, int32_t imm)
 }
 
 /* not r/m64: F7 /2 */
-void x64_not(x64_asm *as, x64_reg r)
-{
-    BEGIN("not");
-    operand o = reg_operand(GPR(r));
-    legacy(&i, 1, 0xf7, 2, &o);
-    END();
-}
+#define INSN(NAME, W)                                                                       \
+    void x64_##NAME(x64_asm *as, x64_reg r)                                                 \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        operand o = reg_operand(GPR(r));                                                    \
+        legacy(&i, W, 0xf7, 2, &o);                                                         \
+        END();                                                                              \
+    }
+INSN(not,    1)
+INSN(not_32, 0)
+#undef INSN
 
 void x64_not_m(x64_asm *as, x64_mem m)
 {
@@ -631,6 +643,20 @@ void x64_shift_ri(x64_asm *as, x64_shift op, x64_reg r, int imm)
     int count = COUNT6(imm);
     operand o = reg_operand(GPR(r));
     legacy(&i, 1, count == 1 ? 0xd1 : 0xc1, (int)op & 7, &o);
+    if (count != 1)
+        emit1(&i, (unsigned)count);
+    END();
+}
+
+/* The same on r/m32 (count 0..31). */
+void x64_shift_ri_32(x64_asm *as, x64_shift op, x64_reg r, int imm)
+{
+    BEGIN("shift_ri_32");
+    if (op != X64_ROL && op != X64_ROR && op != X64_SHL && op != X64_SHR && op != X64_SAR)
+        refuse(&i, "op %d is not rol, ror, shl, shr or sar", (int)op);
+    int count = imm_in(&i, imm, 0, 31, "imm");
+    operand o = reg_operand(GPR(r));
+    legacy(&i, 0, count == 1 ? 0xd1 : 0xc1, (int)op & 7, &o);
     if (count != 1)
         emit1(&i, (unsigned)count);
     END();

@@ -152,19 +152,23 @@ void x64_lea_rip(x64_asm *as, x64_reg dst, size_t target);
 typedef enum x64_alu { X64_ADD, X64_OR, X64_AND, X64_SUB, X64_XOR, X64_CMP } x64_alu;
 void x64_alu_rr(x64_asm *as, x64_alu op, x64_reg dst, x64_reg src);
 void x64_alu_rm(x64_asm *as, x64_alu op, x64_reg dst, x64_mem src);
+void x64_alu_rm_32(x64_asm *as, x64_alu op, x64_reg dst, x64_mem src);  /* op dst32, dword [src] */
 void x64_alu_mr(x64_asm *as, x64_alu op, x64_mem dst, x64_reg src);
 void x64_alu_ri(x64_asm *as, x64_alu op, x64_reg dst, int32_t imm);
 void x64_alu_mi(x64_asm *as, x64_alu op, x64_mem dst, int32_t imm);
+void x64_alu_mi_32(x64_asm *as, x64_alu op, x64_mem dst, int32_t imm); /* op dword [dst], imm32 */
 void x64_alu_rr_32(x64_asm *as, x64_alu op, x64_reg dst, x64_reg src);
 void x64_alu_ri_32(x64_asm *as, x64_alu op, x64_reg dst, int32_t imm);
 void x64_test_rr(x64_asm *as, x64_reg a, x64_reg b);
 void x64_test_ri_32(x64_asm *as, x64_reg a, int32_t imm);         /* test a32, imm32 (al/eax short forms not used) */
 void x64_not(x64_asm *as, x64_reg r);
+void x64_not_32(x64_asm *as, x64_reg r);                             /* not r32 */
 void x64_not_m(x64_asm *as, x64_mem m);                             /* not qword [m] */
 
 /* Shifts and rotates by an immediate 0..63 (1 uses the D1 form, as assemblers do). */
 typedef enum x64_shift { X64_ROL = 0, X64_ROR = 1, X64_SHL = 4, X64_SHR = 5, X64_SAR = 7 } x64_shift;
 void x64_shift_ri(x64_asm *as, x64_shift op, x64_reg r, int imm);
+void x64_shift_ri_32(x64_asm *as, x64_shift op, x64_reg r, int imm);   /* r32, imm 0..31 */
 
 /* BMI1 andn dst = ~a & b; BMI2 rorx dst = ror(src, imm), imm 0..63, no flags. */
 void x64_andn(x64_asm *as, x64_reg dst, x64_reg a, x64_reg b);

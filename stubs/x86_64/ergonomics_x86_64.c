@@ -154,6 +154,8 @@ void x64_sha_ergonomics(const cpu_info *cpu)
     if (FLAG_IS_DEFAULT(UseFPUForSpilling))
         FLAG_SET_DEFAULT(UseFPUForSpilling, true);
 
+    /* HotSpot (LP64): UseMD5Intrinsics on unless the user said no; its stub is general registers only */
+    ergo_family(STUB_FAMILY_MD5, true);
     ergo_flag(FLAG_ID_UseSHA, sha || (avx2 && bmi2), "SHA instructions are not available on this CPU");
     ergo_family(STUB_FAMILY_SHA1, FLAG(UseSHA) && sha);
     /* HotSpot: sha || (avx2 && bmi2), its sha256_AVX2 stub serving CPUs without SHA-NI. minivm has

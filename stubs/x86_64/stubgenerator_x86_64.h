@@ -81,6 +81,9 @@ void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg);
  * buffer x64_asm_failed(as) is true and the bytes must not run.
  */
 size_t x64_generate_sha1_implCompress(x64_asm *as, bool multi_block);
+/* MD5 (stubgenerator_x86_64_md5.c; HotSpot's fast_md5): general registers only, saves rbx, rdi,
+   rsi and r15, a 16-byte frame for the state pointer, ofs and limit. */
+size_t x64_generate_md5_implCompress(x64_asm *as, bool multi_block);
 size_t x64_generate_sha256_implCompress(x64_asm *as, bool multi_block);
 size_t x64_generate_sha512_implCompress(x64_asm *as, bool multi_block);
 
@@ -91,6 +94,7 @@ extern const uint64_t x64_sha512_round_consts[80];
 /* One block's compression as the stubs run it, from the message loads to the state
    update, without the entry, the exit and the multi-block loop (SHA-512: its four
    schedule trips unrolled): for llvm-mca and the instruction counts. */
+void x64_emit_md5_block(x64_asm *as);
 void x64_emit_sha1_block(x64_asm *as);
 void x64_emit_sha256_block(x64_asm *as);
 void x64_emit_sha512_block(x64_asm *as);

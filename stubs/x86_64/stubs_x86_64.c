@@ -32,6 +32,12 @@ static size_t emit_sha3(void *as, const stub_variant *v, stub_id id)
     return x64_generate_sha3_implCompress(as, &cfg);
 }
 
+static size_t emit_md5(void *as, const stub_variant *v, stub_id id)
+{
+    (void)v;
+    return x64_generate_md5_implCompress(as, id == STUB_ID_md5_implCompressMB);
+}
+
 static size_t emit_sha1(void *as, const stub_variant *v, stub_id id)
 {
     (void)v;
@@ -64,7 +70,7 @@ static const x64_sha3_config sha3_gpr = {.variant = X64_SHA3_GPR};
  * in the design SHA3AVX512Design names; 2: AVX2; below that none: the
  * ergonomics turn the intrinsic off with HotSpot's warning, or SIMD off),
  * else the GPR stub, with BMI1/BMI2 as UseBMI1Instructions and
- * UseBMI2Instructions say. SHA-1 and SHA-256 on SHA-NI (with SSSE3's pshufb
+ * UseBMI2Instructions say. MD5 in general registers (every x86-64 CPU). SHA-1 and SHA-256 on SHA-NI (with SSSE3's pshufb
  * and SSE4.1's pblendw/pinsrd), SHA-512 on AVX2 with BMI2's rorx: HotSpot's
  * x86 rules (ergonomics_x86_64.c).
  */
@@ -94,6 +100,7 @@ static const stub_variant variants[] = {
      STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics)), emit_sha256, NULL},
     {STUB_FAMILY_SHA512, "avx2", STUB_KIND_SIMD, FEATURE(AVX) | FEATURE(AVX2) | FEATURE(BMI2),
      STUB_SETTINGS(STUB_ON(UseSHA512Intrinsics)), emit_sha512, NULL},
+    {STUB_FAMILY_MD5, "gpr", STUB_KIND_GPR, 0, STUB_SETTINGS(STUB_ON(UseMD5Intrinsics)), emit_md5, NULL},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 

@@ -1,0 +1,46 @@
+/*
+ * stubs/md5_ref.c — MD5's compression function (RFC 1321, section 3.4), written
+ * from the RFC as a loop over its 64 steps. The constants are computed, not
+ * tabled, T[i] = floor(2^32 * abs(sin(i + 1))) as the RFC defines them (a double
+ * holds each exactly enough: the RFC's table is reproduced bit for bit), so this
+ * oracle shares no table with the stub generators or the bytecode.
+ */
+#include "md5_ref.h"
+
+#include <math.h>
+
+static uint32_t rol32(uint32_t x, int n) { return x << n | x >> (32 - n); }
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void md5_ref_compress(uint32_t st[4], const uint8_t *block)
+{
+    static const int s[4][4] = {{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}};
+    uint32_t x[16];
+    for (int k = 0; k < 16; k++)
+        x[k] = le32(block + 4 * k);
+    uint32_t a = st[0], b = st[1], c = st[2], d = st[3];
+    for (int i = 0; i < 64; i++) {
+        uint32_t f;
+        int g;
+        switch (i / 16) {
+        case 0: f = (b & c) | (~b & d); g = i; break;
+        case 1: f = (b & d) | (c & ~d); g = (5 * i + 1) % 16; break;
+        case 2: f = b ^ c ^ d; g = (3 * i + 5) % 16; break;
+        default: f = c ^ (b | ~d); g = (7 * i) % 16; break;
+        }
+        uint32_t t = (uint32_t)floor(fabs(sin((double)(i + 1))) * 4294967296.0);
+        uint32_t next = b + rol32(a + f + x[g] + t, s[i / 16][i % 4]);
+        a = d;
+        d = c;
+        c = b;
+        b = next;
+    }
+    st[0] += a;
+    st[1] += b;
+    st[2] += c;
+    st[3] += d;
+}
