@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "java_random.h"
+#include "md5_ref.h"
 #include "sha2_ref.h"
 #include "sha3_ref.h"
 
@@ -36,6 +37,8 @@
 #endif
 
 enum { MAX_LIST = 16, MAX_LENGTH = 1 << 24 };
+
+enum { BITS_MD5 = -2 }; /* op.bits of MD5 (stubs/md5_ref.c) */
 
 static volatile uint8_t sink; /* keeps every digest alive, as JMH's Blackhole */
 
@@ -54,7 +57,9 @@ static void run_op(op *o)
 {
     uint8_t out[64];
     if (!o->openssl) {
-        if (o->bits)
+        if (o->bits == BITS_MD5)
+            md5_ref_digest(o->in, o->len, out);
+        else if (o->bits)
             sha3_ref(o->bits, o->in, o->len, out);
         else
             sha2_ref_digest(o->name, o->in, o->len, out);
@@ -120,9 +125,11 @@ static long number(const char *s, long lo, long hi, const char *what)
     return v;
 }
 
-/* SHA-3's bits; 0 for SHA-1/SHA-2 (sha2_ref knows the name); -1 unknown */
+/* SHA-3's bits; 0 for SHA-1/SHA-2 (sha2_ref knows the name); BITS_MD5; -1 unknown */
 static int bits_of(const char *name)
 {
+    if (strcmp(name, "MD5") == 0)
+        return BITS_MD5;
     static const struct { const char *name; int bits; } algs[] = {
         {"SHA3-224", 224}, {"SHA3-256", 256}, {"SHA3-384", 384}, {"SHA3-512", 512}};
     for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++)
@@ -196,8 +203,8 @@ int main(int argc, char **argv)
             /* minivm's SHA-256-JDK15 is SHA-256 to a C implementation */
             const char *name = strcmp(names[n], "SHA-256-JDK15") == 0 ? "SHA-256" : names[n];
             int bits = bits_of(name);
-            if (bits < 0)
-                usage("unknown digester name (SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, SHA-512/256, "
+            if (bits == -1)
+                usage("unknown digester name (MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, SHA-512/256, "
                       "SHA3-224, SHA3-256, SHA3-384, SHA3-512)");
             for (int l = 0; l < nlengths; l++) {
                 size_t len = (size_t)number(lengths[l], 0, MAX_LENGTH, "length");

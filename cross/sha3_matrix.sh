@@ -33,11 +33,14 @@
 #          the flags ask for AVX-512, the host cannot: a warning and the AVX2 stub (the GPR
 #          one without AVX2), never SIGILL
 #
-# Then the SHA-1/SHA-2 matrix, the other four intrinsic flags, per model:
+# Then the SHA-1/SHA-2 matrix, the other intrinsic flags, per model:
 #   sha1    -XX:+UseSHA1Intrinsics     SHA-1
 #   sha256  -XX:+UseSHA256Intrinsics   SHA-224, SHA-256
 #   sha512  -XX:+UseSHA512Intrinsics   SHA-384, SHA-512, SHA-512/224, SHA-512/256
 #   nosha   -XX:-UseSHA                all seven: the bytecode, no warning
+#   md5     (the defaults)             MD5: the GPR stub on every model (UseMD5Intrinsics is
+#                                      on wherever HotSpot's is: every 64-bit CPU)
+#   nomd5   -XX:-UseMD5Intrinsics      MD5: the bytecode
 # which ran (the stub linked to SHA::, SHA2::, SHA5::implCompress0), the warning,
 # the digests against hashlib. Expected: the family's stub (AArch64 "crypto", x86-64
 # "sha-ni" for SHA-1/SHA-256, "avx2" for SHA-512) where the CPU has the feature
@@ -69,7 +72,7 @@ data = open(sys.argv[1], 'rb').read()
 for name, h in [('SHA3-224', hashlib.sha3_224(data).hexdigest()), ('SHA3-256', hashlib.sha3_256(data).hexdigest()),
                 ('SHA3-384', hashlib.sha3_384(data).hexdigest()), ('SHA3-512', hashlib.sha3_512(data).hexdigest()),
                 ('SHAKE128', hashlib.shake_128(data).hexdigest(32)), ('SHAKE256', hashlib.shake_256(data).hexdigest(64)),
-                ('SHA-1', hashlib.sha1(data).hexdigest()), ('SHA-224', hashlib.sha224(data).hexdigest()),
+                ('MD5', hashlib.md5(data).hexdigest()), ('SHA-1', hashlib.sha1(data).hexdigest()), ('SHA-224', hashlib.sha224(data).hexdigest()),
                 ('SHA-256', hashlib.sha256(data).hexdigest()), ('SHA-384', hashlib.sha384(data).hexdigest()),
                 ('SHA-512', hashlib.sha512(data).hexdigest()),
                 ('SHA-512/224', hashlib.new('sha512_224', data).hexdigest()),
@@ -123,7 +126,8 @@ sha2_matrix() {
     if [ "$arch" = x86_64 ]; then f1=sha f2=sha f5=avx2 v1=sha-ni v2=sha-ni v5=avx2; else
         f1=sha1 f2=sha256 f5=sha512 v1=crypto v2=crypto v5=crypto; fi
     before=$failed
-    printf '\n%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s\n' model "$f1" "$f2" "$f5" sha1 sha256 sha512 nosha
+    printf '\n%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s %-14s %-14s\n' model "$f1" "$f2" "$f5" sha1 sha256 sha512 \
+        nosha md5 nomd5
     for m in $models; do
         cpu=$(run "$m" -XX:+UnlockDiagnosticVMOptions -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
         has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
@@ -140,13 +144,17 @@ sha2_matrix() {
         n5=$(cell "$m" -XX:-UseSHA)
         nosha="int - OK"
         if [ "$n1" != "int - OK" ] || [ "$n2" != "int - OK" ] || [ "$n5" != "int - OK" ]; then nosha="$n1/$n2/$n5"; fi
-        printf '%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s\n' "${m%%,*}" "$h1" "$h2" "$h5" "$c1" "$c2" "$c5" \
-            "$nosha"
+        algos="MD5" holder=MD5
+        md5=$(cell "$m")
+        nomd5=$(cell "$m" -XX:-UseMD5Intrinsics)
+        printf '%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s %-14s %-14s\n' "${m%%,*}" "$h1" "$h2" "$h5" "$c1" "$c2" \
+            "$c5" "$nosha" "$md5" "$nomd5"
         w1="int W OK" w2="int W OK" w5="int W OK"
         if [ "$h1" = yes ]; then w1="$v1 - OK"; fi
         if [ "$h2" = yes ]; then w2="$v2 - OK"; fi
         if [ "$h5" = yes ]; then w5="$v5 - OK"; fi
-        for pair in "sha1:$w1:$c1" "sha256:$w2:$c2" "sha512:$w5:$c5" "nosha:int - OK:$nosha"; do
+        for pair in "sha1:$w1:$c1" "sha256:$w2:$c2" "sha512:$w5:$c5" "nosha:int - OK:$nosha" "md5:gpr - OK:$md5" \
+            "nomd5:int - OK:$nomd5"; do
             name=${pair%%:*} rest=${pair#*:} want=${rest%%:*} got=${rest#*:}
             if [ "$got" != "$want" ]; then
                 echo "  ${m%%,*} $name: expected '$want', got '$got'" >&2

@@ -8,6 +8,7 @@
 #include "md5_ref.h"
 
 #include <math.h>
+#include <string.h>
 
 static uint32_t rol32(uint32_t x, int n) { return x << n | x >> (32 - n); }
 
@@ -43,4 +44,25 @@ void md5_ref_compress(uint32_t st[4], const uint8_t *block)
     st[1] += b;
     st[2] += c;
     st[3] += d;
+}
+
+void md5_ref_digest(const void *data, size_t len, uint8_t out[16])
+{
+    uint32_t st[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
+    const uint8_t *p = data;
+    size_t n = len;
+    for (; n >= 64; n -= 64, p += 64)
+        md5_ref_compress(st, p);
+    uint8_t last[128] = {0};
+    memcpy(last, p, n);
+    last[n] = 0x80;
+    size_t end = n < 56 ? 64 : 128;
+    uint64_t bits = (uint64_t)len * 8;
+    for (int k = 0; k < 8; k++)
+        last[end - 8 + k] = (uint8_t)(bits >> (8 * k));
+    md5_ref_compress(st, last);
+    if (end == 128)
+        md5_ref_compress(st, last + 64);
+    for (int k = 0; k < 16; k++)
+        out[k] = (uint8_t)(st[k / 4] >> (8 * (k % 4)));
 }

@@ -12,6 +12,11 @@
 
 #include <stdint.h>
 
+#include <stddef.h>
+
 void md5_ref_compress(uint32_t st[4], const uint8_t *block);
+
+/* The one-shot digest (RFC 1321's padding, the length little-endian): 16 bytes to out. */
+void md5_ref_digest(const void *data, size_t len, uint8_t out[16]);
 
 #endif

@@ -58,13 +58,13 @@
 #define HOST_ARCH "other"
 #endif
 
-/* The SHA flags compared, per architecture: the ones HotSpot 25 declares there. */
+/* The SHA (and MD5) flags compared, per architecture: the ones HotSpot 25 declares there. */
 static const char *const x86_64_flags[] = {"UseSHA",          "UseSHA1Intrinsics",   "UseSHA256Intrinsics",
-                                           "UseSHA512Intrinsics", "UseSHA3Intrinsics", "UseAVX",
-                                           "UseBMI1Instructions", "UseBMI2Instructions", NULL};
+                                           "UseSHA512Intrinsics", "UseSHA3Intrinsics", "UseMD5Intrinsics",
+                                           "UseAVX", "UseBMI1Instructions", "UseBMI2Instructions", NULL};
 static const char *const aarch64_flags[] = {"UseSHA",           "UseSHA1Intrinsics", "UseSHA256Intrinsics",
-                                            "UseSHA512Intrinsics", "UseSHA3Intrinsics", "UseSIMDForSHA3Intrinsic",
-                                            NULL};
+                                            "UseSHA512Intrinsics", "UseSHA3Intrinsics", "UseMD5Intrinsics",
+                                            "UseSIMDForSHA3Intrinsic", NULL};
 
 typedef struct combo {
     char arch[8];               /* "any", "x86_64" or "aarch64" */

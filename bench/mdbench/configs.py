@@ -19,6 +19,7 @@ VARIANT_LINE = re.compile(r"^\s+(\S+)\s+(\S+)\s+(gpr|simd|crypto)\s+(runs|no: \S
 # PrintStubVariants' family column -> (the configuration name's prefix, the digests it is about)
 FAMILIES = {
     "SHA-3": (None, is_sha3),
+    "MD5": ("md5", lambda n: n == "MD5"),
     "SHA-1": ("sha1", lambda n: n == "SHA-1"),
     "SHA-256": ("sha256", lambda n: n in ("SHA-224", "SHA-256", "SHA-256-JDK15")),
     "SHA-512": ("sha512", lambda n: n in ("SHA-384", "SHA-512", "SHA-512/224", "SHA-512/256")),

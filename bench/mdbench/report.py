@@ -203,6 +203,8 @@ def chart_kind(c, baseline):
 
 
 def digest_family(name):
+    if name == "MD5":
+        return "MD5"
     if name.startswith("SHA3-") or name.startswith("SHAKE"):
         return "SHA-3"
     return "SHA-1" if name == "SHA-1" else "SHA-2"
