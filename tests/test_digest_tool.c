@@ -44,7 +44,7 @@
 /* The short usage, printed after every usage error. */
 #define USAGE                                                                              \
     "Usage: minivm [options] digest.mva ALGORITHM[:N] [FILE]...\n"                         \
-    "ALGORITHM: SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, SHA-512/256,\n"    \
+    "ALGORITHM: MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, SHA-512/256,\n" \
     "           SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHAKE128[:N], SHAKE256[:N]\n"      \
     "           in any case, or a Java alias (SHA, SHA1, SHA256, ..., an OID)\n"           \
     "  N: SHAKE output bytes, 0 to 1048576 (default 32 for SHAKE128, 64 for SHAKE256)\n"

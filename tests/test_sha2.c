@@ -13,7 +13,7 @@
  *       ofs at every alignment;
  *   (c) one object digesting three times (digest resets it: implReset);
  *   (d) the FIPS 180-4 examples ("abc", the 448- and 896-bit messages, one
- *       million 'a') against their published digests;
+ *       million 'a') and RFC 1321's MD5 test suite against their published digests;
  *   (e) names: every one the JDK's MessageDigests benchmark uses is known, in
  *       any case and by Java's aliases ("sha-256", "SHA256", "SHA", the OIDs),
  *       the digest carrying the standard name; near misses are not;
@@ -51,6 +51,7 @@ typedef struct alg {
 } alg;
 
 static const alg ALGS[] = {
+    {"MD5", EVP_md5, STUB_FAMILY_MD5},
     {"SHA-1", EVP_sha1, STUB_FAMILY_SHA1},           {"SHA-224", EVP_sha224, STUB_FAMILY_SHA256},
     {"SHA-256", EVP_sha256, STUB_FAMILY_SHA256},     {"SHA-384", EVP_sha384, STUB_FAMILY_SHA512},
     {"SHA-512", EVP_sha512, STUB_FAMILY_SHA512},     {"SHA-512/224", EVP_sha512_224, STUB_FAMILY_SHA512},
@@ -206,7 +207,8 @@ static void test_reuse(void **state)
     vm_free(vm);
 }
 
-/* (d) the FIPS 180-4 examples (its Appendix A messages and one million 'a') */
+/* (d) the FIPS 180-4 examples (its Appendix A messages and one million 'a') and RFC 1321's MD5
+   test suite (its Appendix A.5) */
 static void test_fips_examples(void **state)
 {
     (void)state;
@@ -221,6 +223,15 @@ static void test_fips_examples(void **state)
         size_t len;
         const char *hex;
     } ex[] = {
+        {"MD5", (const uint8_t *)"", 0, "d41d8cd98f00b204e9800998ecf8427e"},
+        {"MD5", (const uint8_t *)"a", 1, "0cc175b9c0f1b6a831c399e269772661"},
+        {"MD5", (const uint8_t *)"abc", 3, "900150983cd24fb0d6963f7d28e17f72"},
+        {"MD5", (const uint8_t *)"message digest", 14, "f96b697d7cb7938d525a2f31aaf161d0"},
+        {"MD5", (const uint8_t *)"abcdefghijklmnopqrstuvwxyz", 26, "c3fcd3d76192e4007dfb496cca67e13b"},
+        {"MD5", (const uint8_t *)"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 62,
+         "d174ab98d277d9f5a5611c2c9f419d9f"},
+        {"MD5", (const uint8_t *)"1234567890123456789012345678901234567890123456789012345678901234567890123456789"
+                                 "0", 80, "57edf4a22be3c955ac49da2e2107b67a"},
         {"SHA-1", (const uint8_t *)"abc", 3, "a9993e364706816aba3e25717850c26c9cd0d89d"},
         {"SHA-1", (const uint8_t *)m448, 56, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
         {"SHA-1", million, sizeof million, "34aa973cd4c4daa4f61eeb2bdbad27316534016f"},
@@ -245,7 +256,8 @@ static void test_fips_examples(void **state)
         for (size_t k = 0; k < n; k++)
             snprintf(got + 2 * k, 3, "%02x", out[k]);
         if (strcmp(got, ex[i].hex) != 0)
-            fail_msg("%s of the %zu-byte example: %s, FIPS 180-4 says %s", ex[i].alg, ex[i].len, got, ex[i].hex);
+            fail_msg("%s of the %zu-byte example: %s, %s says %s", ex[i].alg, ex[i].len, got,
+                     strcmp(ex[i].alg, "MD5") == 0 ? "RFC 1321" : "FIPS 180-4", ex[i].hex);
     }
     vm_free(vm);
 }
@@ -430,8 +442,8 @@ static int with_stubs(const stub_routines *t, const stub_variant *v)
 int main(int argc, char **argv)
 {
     if (argc > 1) {
-        static const stub_family sha2[] = {STUB_FAMILY_SHA1, STUB_FAMILY_SHA256, STUB_FAMILY_SHA512};
-        return sd_run_per_variant("test_sha2", argc, argv, sha2, 3, with_stubs);
+        static const stub_family sha2[] = {STUB_FAMILY_MD5, STUB_FAMILY_SHA1, STUB_FAMILY_SHA256, STUB_FAMILY_SHA512};
+        return sd_run_per_variant("test_sha2", argc, argv, sha2, 4, with_stubs);
     }
     return suite();
 }
