@@ -192,7 +192,7 @@ def vm_banner(command):
     return "", ""
 
 
-STUB_FAMILY = {"sha1": "SHA-1", "sha256": "SHA-256", "sha512": "SHA-512", "sha3": "SHA-3"}
+STUB_FAMILY = {"md5": "MD5", "sha1": "SHA-1", "sha256": "SHA-256", "sha512": "SHA-512", "sha3": "SHA-3"}
 
 
 def default_stubs(args):

@@ -36,8 +36,8 @@ def family_of(digest):
     return next((f for f, (_, about) in FAMILIES.items() if about(digest)), None)
 
 
-INTERPRETED = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512",
-                                                                                          "SHA3")]
+INTERPRETED = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("MD5", "SHA1", "SHA256",
+                                                                                          "SHA512", "SHA3")]
 
 class Config:
     """A configuration: a name and the command that runs MessageDigests under it."""
@@ -108,10 +108,10 @@ def discover(args):
         configs.append(Config("java-C2", "java", java + [src], [],
                               f"HotSpot C2 with its own intrinsics ({hotspot.version})", only=jdk, env=env,
                               java=hotspot.java))
-        none = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("SHA1", "SHA256", "SHA512",
-                                                                                         "SHA3")]
+        none = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("MD5", "SHA1", "SHA256",
+                                                                                         "SHA512", "SHA3")]
         configs.append(Config("java-C2-nointrinsics", "java", java + none + [src], none,
-                              "HotSpot C2 without its SHA intrinsics", only=jdk, env=env, java=hotspot.java))
+                              "HotSpot C2 without its MD5 and SHA intrinsics", only=jdk, env=env, java=hotspot.java))
         configs.append(Config("java-Xint", "java", java + ["-Xint", src], ["-Xint"], "HotSpot's interpreter",
                               only=jdk, env=env, java=hotspot.java))
     for spec in args.config:
