@@ -584,6 +584,27 @@ static int bench(const char *only)
 #endif
 }
 
+/* The C reference's one-shot MD5 (digest_native's C-ref baseline) against OpenSSL, every length to
+   300 and two multi-block ones: its padding is its own, so it is checked too */
+static void md5_ref_digest_matches_openssl(void **state)
+{
+    (void)state;
+    static uint8_t data[5000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)rnd();
+    for (size_t len = 0; len <= sizeof data; len = len < 300 ? len + 1 : len == 300 ? 1000 : sizeof data + 1) {
+        uint8_t want[EVP_MAX_MD_SIZE], got[16];
+        unsigned int n = 0;
+        if (!EVP_Digest(data, len, want, &n, EVP_md5(), NULL) || n != 16)
+            fail_msg("OpenSSL's MD5 failed");
+        md5_ref_digest(data, len, got);
+        if (memcmp(want, got, 16) != 0)
+            fail_msg("md5_ref_digest of %zu bytes differs from OpenSSL's", len);
+        if (len == sizeof data)
+            break;
+    }
+}
+
 /* ---- main --------------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -607,10 +628,13 @@ int main(int argc, char **argv)
     }
     int failed = 0;
     for (int f = 0; f < STUB_FAMILY_COUNT; f++) {
-        static struct CMUnitTest tests[1 + MAX_TARGETS];
+        static struct CMUnitTest tests[2 + MAX_TARGETS];
         size_t n = 0;
         tests[n++] = (struct CMUnitTest){"generates on every architecture", generates_everywhere, NULL, NULL,
                                          (void *)(intptr_t)f};
+        if (f == STUB_FAMILY_MD5)
+            tests[n++] = (struct CMUnitTest){"the C reference's digest is OpenSSL's", md5_ref_digest_matches_openssl,
+                                             NULL, NULL, NULL};
         for (size_t i = 0; i < ntargets; i++)
             if (targets[i].v.family == (stub_family)f && targets[i].arch->arch == cpu_host_arch())
                 tests[n++] = (struct CMUnitTest){targets[i].name, runs_as_reference, NULL, NULL, &targets[i]};
