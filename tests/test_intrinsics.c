@@ -861,6 +861,7 @@ static void check_list_as_hotspot(void **state)
 #define PRINT   "-XX:+PrintIntrinsics"
 /* SHA3-256 of the 1000 bytes of stdin ("a" * 1000): one update of several blocks */
 #define DIGEST_A1000 "8f3934e6f7a15698fe0f396b95d8c4440929a8fa6eae140171c068b4549fbf81  -\n"
+#define MD5_A1000    "cabe45dcc9ae5b66ba86600cca6b8ba8  -\n"
 
 #define MB_HEAD   "DigestBase::implCompressMultiBlock0 ("
 #define SHA3_HEAD "SHA3::implCompress0 ("
@@ -899,6 +900,19 @@ static const cli_case CLI[] = {
      {"   (intrinsic) _digestBase_implCompressMB: stub sha3_implCompressMB (",
       "   (intrinsic) _sha3_implCompress: stub sha3_implCompress (", DIGEST_A1000},
      NULL, EXACT, ""},
+    /* MD5: its candidate and the multi-block one link the GPR stub on every CPU of both architectures */
+    {"cli_print_md5_x86_64", X86_64_HOST, {UNLOCK, PRINT, "@", "MD5"}, 0,
+     {"MD5::implCompress0 (", "   (intrinsic) _md5_implCompress: stub md5_implCompress (gpr)\n",
+      "stub md5_implCompressMB (gpr)", MD5_A1000},
+     NULL, EXACT, ""},
+    {"cli_print_md5_aarch64", AARCH64_HOST, {UNLOCK, PRINT, "@", "MD5"}, 0,
+     {"MD5::implCompress0 (", "   (intrinsic) _md5_implCompress: stub md5_implCompress (gpr)\n",
+      "stub md5_implCompressMB (gpr)", MD5_A1000},
+     NULL, EXACT, ""},
+    {"cli_print_md5_off", ANY_HOST, {UNLOCK, "-XX:-UseMD5Intrinsics", PRINT, "@", "MD5"}, 0,
+     {"MD5::implCompress0 (", "failed to inline (intrinsic) _md5_implCompress: no stub on this CPU with these flags",
+      MD5_A1000},
+     "stub md5_implCompressMB", EXACT, ""},
     {"cli_print_without_candidates", ANY_HOST, {UNLOCK, PRINT, "examples/hello.mva"}, 0, {NULL}, "(intrinsic",
      EXACT, ""},
     {"cli_print_locked", ANY_HOST, {"-XX:-UnlockDiagnosticVMOptions", PRINT, "-version"}, 1, {NULL}, NULL, EXACT,

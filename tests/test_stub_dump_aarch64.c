@@ -356,6 +356,82 @@ static void sha2_llvm_mc_dump(void **state)
     }
 }
 
+/* The MD5 stubs (HotSpot's generate_md5_implCompress): a block is four ldp and the 64 steps
+   (F and G 11 instructions, H and I 10, one T by a single movn: 0xffff5bb1), one ror a step;
+   the entries add the frame, the state's ldp and unpacking, its update and stp, and the loop's
+   tail; llvm-mc decodes every word, none names x18 or fp. */
+static void md5_generate_and_mix(void **state)
+{
+    (void)state;
+    static uint32_t words[2048];
+    a64_asm as;
+    a64_asm_init(&as, words, 2048);
+    a64_emit_md5_block(&as);
+    assert_false(a64_asm_failed(&as));
+    const size_t block = a64_asm_pc(&as);
+    const word_class ror_w = {0xffe00000u, 0x13800000u}, movn_w = {0xff800000u, 0x12800000u},
+                     ldp_x = {0xffc00000u, 0xa9400000u};
+    assert_int_equal(block, 4 + 16 * (11 + 11 + 10 + 10) - 1);
+    assert_int_equal(count_words(words, block, ror_w), 64);
+    assert_int_equal(count_words(words, block, movn_w), 1);
+    assert_int_equal(count_words(words, block, ldp_x), 4);
+    for (int mb = 0; mb < 2; mb++) {
+        a64_asm_init(&as, words, 2048);
+        as.fatal = false;
+        assert_int_equal(a64_generate_md5_implCompress(&as, mb), 0);
+        assert_false(a64_asm_failed(&as));
+        size_t n = a64_asm_pc(&as);
+        /* 3 stp, ldp and 4 unpacks; the block; 8 for the state's update; (MB: add x0, add w2, cmp, b.le,
+           mov w0); stp, 3 restores, ret */
+        assert_int_equal(n, 3 + 5 + block + 8 + (mb ? 5 : 0) + 1 + 3 + 1);
+        assert_int_equal(words[n - 1], 0xd65f03c0u);
+        for (size_t i = 0; i < n; i++)
+            if (words[i] == 0)
+                fail_msg("md5: word %zu is udf #0 (a refused instruction)", i);
+        assert_int_equal(block_loop_words(words, n), mb ? (int)(block + 8 + 4) : -1);
+        print_message("md5%-7s %4zu words (%4zu bytes)\n", mb ? " MB" : "", n, 4 * n);
+        if (!have_llvm_mc())
+            continue;
+        char dir[] = "/tmp/minivm_md5_dumpXXXXXX";
+        assert_non_null(mkdtemp(dir));
+        char in[64], out[64], err[64], cmd[256];
+        snprintf(in, sizeof in, "%s/in", dir);
+        snprintf(out, sizeof out, "%s/out", dir);
+        snprintf(err, sizeof err, "%s/err", dir);
+        FILE *f = fopen(in, "w");
+        assert_non_null(f);
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "0x%02x 0x%02x 0x%02x 0x%02x\n", words[i] & 0xff, (words[i] >> 8) & 0xff,
+                    (words[i] >> 16) & 0xff, words[i] >> 24);
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "llvm-mc --disassemble -triple=aarch64 %s >%s 2>%s", in, out, err);
+        assert_int_equal(system(cmd), 0);
+        char line[256];
+        f = fopen(err, "r");
+        assert_non_null(f);
+        while (fgets(line, sizeof line, f))
+            fail_msg("md5: llvm-mc: %s", line);
+        fclose(f);
+        f = fopen(out, "r");
+        assert_non_null(f);
+        size_t insns = 0;
+        while (fgets(line, sizeof line, f)) {
+            char *p = line + strspn(line, " \t");
+            if (*p == '\0' || *p == '\n' || *p == '.')
+                continue;
+            insns++;
+            if (strstr(p, "x18") || strstr(p, "w18") || strstr(p, "x29") || strstr(p, "fp"))
+                fail_msg("md5: instruction %zu uses x18 or fp: %s", insns, p);
+        }
+        fclose(f);
+        unlink(in);
+        unlink(out);
+        unlink(err);
+        rmdir(dir);
+        assert_int_equal(insns, n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +440,7 @@ int main(void)
         cmocka_unit_test(sha2_generate_and_mix),
         cmocka_unit_test(sha2_round_constants),
         cmocka_unit_test(sha2_llvm_mc_dump),
+        cmocka_unit_test(md5_generate_and_mix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -370,6 +370,51 @@ static void sha2_round_constants(void **state)
                      (unsigned long long)x64_sha512_round_consts[t], (unsigned long long)sha512_ref_k[t]);
 }
 
+/* The MD5 stubs (HotSpot's fast_md5): every byte decoded, general registers only (no vector
+   register, so nothing for a vzeroupper to clean), one rol a step; a block is the 64 steps,
+   F 9 instructions, G 11, H 8, I 9 (stubgenerator_x86_64_md5.c); the entries add the frame,
+   the state's loads and update, and the loop's tail. */
+static void md5_stubs_decode(void **state)
+{
+    (void)state;
+    if (!have_llvm_mc()) {
+        print_message("llvm-mc is not installed: skipped\n");
+        skip();
+    }
+    static uint8_t code[65536];
+    x64_asm as;
+    x64_asm_init(&as, code, sizeof code);
+    x64_emit_md5_block(&as);
+    assert_false(x64_asm_failed(&as));
+    mix m = disassemble("md5 block", code, x64_asm_pc(&as));
+    assert_int_equal(m.vector, 0);
+    assert_int_equal(m.rol, 64);
+    assert_int_equal(m.insns, 16 * (9 + 11 + 8 + 9));
+    static const struct {
+        const char *name;
+        bool multi_block;
+        int insns;
+    } entries[] = {
+        /* enter 2, 4 pushes, sub rsp, 2 argument stores, state pointer and 4 loads; the block;
+           the state pointer, 4 adds and 4 stores; xorl (single) or 6 for the loop's tail (MB, with
+           2 more argument stores); add rsp, 4 pops, leave, ret */
+        {"md5", false, 2 + 4 + 1 + 2 + 5 + 592 + 9 + 1 + 1 + 4 + 2},
+        {"md5 MB", true, 2 + 4 + 1 + 4 + 5 + 592 + 9 + 6 + 1 + 4 + 2},
+    };
+    for (size_t e = 0; e < sizeof entries / sizeof entries[0]; e++) {
+        x64_asm_init(&as, code, sizeof code);
+        as.fatal = false;
+        x64_generate_md5_implCompress(&as, entries[e].multi_block);
+        assert_false(x64_asm_failed(&as));
+        m = disassemble(entries[e].name, code, x64_asm_pc(&as));
+        if (m.bytes != x64_asm_pc(&as))
+            fail_msg("%s: llvm-mc accounts for %zu of the %zu bytes", entries[e].name, m.bytes, x64_asm_pc(&as));
+        print_message("%-10s %5zu bytes, %4d instructions\n", entries[e].name, m.bytes, m.insns);
+        assert_int_equal(m.vector, 0);
+        assert_int_equal(m.insns, entries[e].insns);
+    }
+}
+
 /* A dry run measures the stub's size; a buffer one byte too small fails instead of overrunning. */
 static void sha2_dry_run_and_small_buffer(void **state)
 {
@@ -406,6 +451,7 @@ int main(void)
         cmocka_unit_test(sha2_block_mix),
         cmocka_unit_test(sha2_round_constants),
         cmocka_unit_test(sha2_dry_run_and_small_buffer),
+        cmocka_unit_test(md5_stubs_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,7 +93,8 @@ extern const uint64_t x64_sha512_round_consts[80];
 
 /* One block's compression as the stubs run it, from the message loads to the state
    update, without the entry, the exit and the multi-block loop (SHA-512: its four
-   schedule trips unrolled): for llvm-mca and the instruction counts. */
+   schedule trips unrolled): for llvm-mca and the instruction counts. MD5's is the 64
+   steps alone (its words are read by the steps; the state's update is not included). */
 void x64_emit_md5_block(x64_asm *as);
 void x64_emit_sha1_block(x64_asm *as);
 void x64_emit_sha256_block(x64_asm *as);
