@@ -62,7 +62,7 @@ ALU = ['add', 'or', 'and', 'sub', 'xor', 'cmp']                       # x64_alu
 SHIFT = {0: 'rol', 1: 'ror', 4: 'shl', 5: 'shr', 7: 'sar'}           # x64_shift
 COND = ['o', 'no', 'b', 'ae', 'e', 'ne', 'be', 'a', 's', 'ns', 'p', 'np', 'l', 'ge', 'le', 'g']
 VOP = ['vpxor', 'vpand', 'vpandn', 'vpor', 'vpaddq', 'vpsllvq', 'vpsrlvq', 'vpunpcklqdq',
-       'vpunpckhqdq']                                                 # x64_vop
+       'vpunpckhqdq', 'vpaddd']                                       # x64_vop
 EVOP = ['vpxorq', 'vpandq', 'vpandnq', 'vporq', 'vpermt2q', 'vpermq', 'vprolvq', 'vpsllvq',
         'vpsrlvq']                                                    # x64_evop
 EVOP_PERMQ_V = 5
@@ -381,6 +381,12 @@ def _(g):
     return [d, s, imm], 'rorx %s, %s, %d' % (GPR64[d], GPR64[s], imm)
 
 
+@form('rorx_32')
+def _(g):
+    d, s, imm = g.gpr('d'), g.gpr('s'), g.imm(0, 31, [2, 13, 22, 25])
+    return [d, s, imm], 'rorx %s, %s, %d' % (GPR32[d], GPR32[s], imm)
+
+
 @form('rorx_m')
 def _(g):
     d, m, imm = g.gpr('d'), g.mem('m'), g.imm(0, 63, [1, 32])
@@ -483,13 +489,13 @@ def _(g):
 
 @form('vop_rrr', 2)
 def _(g):
-    op, l, d, a, b = g.deck('op', range(9)), g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('a'), g.xmm('b')
+    op, l, d, a, b = g.deck('op', range(len(VOP))), g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('a'), g.xmm('b')
     return [op, l, d, a, b], '%s %s, %s, %s' % (VOP[op], vr(l, d), vr(l, a), vr(l, b))
 
 
 @form('vop_rrm', 2)
 def _(g):
-    op, l, d, a, m = g.deck('op', range(9)), g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('a'), g.mem('m')
+    op, l, d, a, m = g.deck('op', range(len(VOP))), g.vlen('l', [0, 1]), g.xmm('d'), g.xmm('a'), g.mem('m')
     return [op, l, d, a] + m, '%s %s, %s, %s' % (VOP[op], vr(l, d), vr(l, a), mem_text(m, VPTR[l]))
 
 
@@ -502,6 +508,8 @@ def vshift_form(name, mnemonic):
 
 vshift_form('vpsllq_i', 'vpsllq')
 vshift_form('vpsrlq_i', 'vpsrlq')
+vshift_form('vpslld_i', 'vpslld')
+vshift_form('vpsrld_i', 'vpsrld')
 
 
 @form('vpermq')

@@ -115,6 +115,7 @@ static void pad(x64_asm *as, int64_t n)
     X(andn,             3,  x64_andn(as, R(0), R(1), R(2)))                                  \
     X(andn_m,           6,  x64_andn_m(as, R(0), R(1), M(2)))                                \
     X(rorx,             3,  x64_rorx(as, R(0), R(1), I(2)))                                  \
+    X(rorx_32,          3,  x64_rorx_32(as, R(0), R(1), I(2)))                               \
     X(rorx_m,           6,  x64_rorx_m(as, R(0), M(1), I(5)))                                \
     X(push,             1,  x64_push(as, R(0)))                                              \
     X(pop,              1,  x64_pop(as, R(0)))                                               \
@@ -136,6 +137,8 @@ static void pad(x64_asm *as, int64_t n)
     X(vop_rrm,          8,  x64_vop_rrm(as, (x64_vop)a[0], L(1), V(2), V(3), M(4)))          \
     X(vpsllq_i,         4,  x64_vpsllq_i(as, L(0), V(1), V(2), I(3)))                        \
     X(vpsrlq_i,         4,  x64_vpsrlq_i(as, L(0), V(1), V(2), I(3)))                        \
+    X(vpslld_i,         4,  x64_vpslld_i(as, L(0), V(1), V(2), I(3)))                        \
+    X(vpsrld_i,         4,  x64_vpsrld_i(as, L(0), V(1), V(2), I(3)))                        \
     X(vpermq,           3,  x64_vpermq(as, V(0), V(1), I(2)))                                \
     X(vpblendd,         5,  x64_vpblendd(as, L(0), V(1), V(2), V(3), I(4)))                  \
     X(vpshufd,          4,  x64_vpshufd(as, L(0), V(1), V(2), I(3)))                         \
@@ -597,6 +600,8 @@ static void test_refusals(void **state)
     REFUSED(x64_shift_ri(as, X64_SHR, X64_RAX, 64), "shift_ri: imm = 64 is outside 0..63")
     ACCEPTED(x64_shift_ri_32(as, X64_ROL, X64_R15, 31))
     REFUSED(x64_shift_ri_32(as, X64_ROL, X64_RAX, 32), "shift_ri_32: imm = 32 is outside 0..31")
+    ACCEPTED(x64_rorx_32(as, X64_R15, X64_RAX, 31))
+    REFUSED(x64_rorx_32(as, X64_RAX, X64_RAX, 32), "rorx_32: imm = 32 is outside 0..31")
     REFUSED(x64_shift_ri(as, X64_SHR, X64_RAX, -1), "shift_ri: imm = -1 is outside 0..63")
     REFUSED(x64_rorx(as, X64_RAX, X64_RCX, 64), "rorx: imm = 64 is outside 0..63")
     REFUSED(x64_rorx_m(as, X64_RAX, m, -1), "rorx_m: imm = -1 is outside 0..63")
@@ -613,8 +618,8 @@ static void test_refusals(void **state)
     /* operation codes */
     REFUSED(x64_alu_rr(as, (x64_alu)6, X64_RAX, X64_RCX), "alu_rr: op 6 is not an x64_alu")
     REFUSED(x64_shift_ri(as, (x64_shift)2, X64_RAX, 1), "shift_ri: op 2 is not rol, ror, shl, shr or sar")
-    REFUSED(x64_vop_rrr(as, (x64_vop)9, X64_L128, X64_XMM0, X64_XMM1, X64_XMM2),
-            "vop_rrr: op 9 is not an x64_vop")
+    REFUSED(x64_vop_rrr(as, (x64_vop)10, X64_L128, X64_XMM0, X64_XMM1, X64_XMM2),
+            "vop_rrr: op 10 is not an x64_vop")
     REFUSED(x64_evop_rrm(as, (x64_evop)9, X64_L128, X64_XMM0, X64_K0, false, X64_XMM1, m),
             "evop_rrm: op 9 is not an x64_evop")
     REFUSED(x64_sse_rr(as, (x64_sseop)9, X64_XMM0, X64_XMM1), "sse_rr: op 9 is not an x64_sseop")

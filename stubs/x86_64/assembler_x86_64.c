@@ -692,6 +692,17 @@ void x64_rorx(x64_asm *as, x64_reg dst, x64_reg src, int imm)
     END();
 }
 
+/* rorx r32, r/m32, imm8: VEX.LZ.F2.0F3A.W0 F0 /r ib (count 0..31) */
+void x64_rorx_32(x64_asm *as, x64_reg dst, x64_reg src, int imm)
+{
+    BEGIN("rorx_32");
+    int count = imm_in(&i, imm, 0, 31, "imm");
+    operand o = reg_operand(GPR(src));
+    vex(&i, VEXOP(F2, 0F3A, 0, 0xf0), 0, GPR(dst), 0, &o);
+    emit1(&i, (unsigned)count);
+    END();
+}
+
 void x64_rorx_m(x64_asm *as, x64_reg dst, x64_mem src, int imm)
 {
     BEGIN("rorx_m");
@@ -904,11 +915,12 @@ static const vexop vops[] = {
     [X64_VPSRLVQ]     = VEXOP_INIT(66, 0F38, 1, 0x45),
     [X64_VPUNPCKLQDQ] = VEXOP_INIT(66, 0F,   0, 0x6c),
     [X64_VPUNPCKHQDQ] = VEXOP_INIT(66, 0F,   0, 0x6d),
+    [X64_VPADDD]      = VEXOP_INIT(66, 0F,   0, 0xfe),
 };
 
 static vexop vop(insn *i, x64_vop op)
 {
-    if ((unsigned)op > X64_VPUNPCKHQDQ) {
+    if ((unsigned)op > X64_VPADDD) {
         refuse(i, "op %d is not an x64_vop", (int)op);
         return vops[0];
     }
@@ -948,6 +960,21 @@ void x64_vop_rrm(x64_asm *as, x64_vop op, x64_vlen l, x64_vreg dst, x64_vreg a, 
     }
 INSN(vpsllq_i, 6)
 INSN(vpsrlq_i, 2)
+#undef INSN
+
+/* the same on dwords: 66 0F 72 /6 (pslld), /2 (psrld) */
+#define INSN(NAME, DIGIT)                                                                   \
+    void x64_##NAME(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm)           \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int len = vector_length(&i, l, X64_L128, X64_L256), count = IMM8(imm);              \
+        operand o = reg_operand(XMM(src));                                                  \
+        vex(&i, VEXOP(66, 0F, 0, 0x72), len, DIGIT, XMM(dst), &o);                          \
+        emit1(&i, (unsigned)count);                                                         \
+        END();                                                                              \
+    }
+INSN(vpslld_i, 6)
+INSN(vpsrld_i, 2)
 #undef INSN
 
 /* vpermq ymm, ymm/m256, imm8: VEX.256.66.0F3A.W1 00 /r ib */

@@ -174,6 +174,7 @@ void x64_shift_ri_32(x64_asm *as, x64_shift op, x64_reg r, int imm);   /* r32, i
 void x64_andn(x64_asm *as, x64_reg dst, x64_reg a, x64_reg b);
 void x64_andn_m(x64_asm *as, x64_reg dst, x64_reg a, x64_mem b);
 void x64_rorx(x64_asm *as, x64_reg dst, x64_reg src, int imm);
+void x64_rorx_32(x64_asm *as, x64_reg dst, x64_reg src, int imm);   /* rorx r32, r32, imm 0..31 (BMI2) */
 void x64_rorx_m(x64_asm *as, x64_reg dst, x64_mem src, int imm);
 
 /* ---- stack and control --------------------------------------------------- */
@@ -199,12 +200,14 @@ void x64_vmovq_store(x64_asm *as, x64_mem dst, x64_vreg src);       /* vmovq qwo
    vpunpcklqdq, vpunpckhqdq */
 typedef enum x64_vop {
     X64_VPXOR, X64_VPAND, X64_VPANDN, X64_VPOR, X64_VPADDQ, X64_VPSLLVQ, X64_VPSRLVQ, X64_VPUNPCKLQDQ,
-    X64_VPUNPCKHQDQ,
+    X64_VPUNPCKHQDQ, X64_VPADDD,
 } x64_vop;
 void x64_vop_rrr(x64_asm *as, x64_vop op, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b);
 void x64_vop_rrm(x64_asm *as, x64_vop op, x64_vlen l, x64_vreg dst, x64_vreg a, x64_mem b);
 void x64_vpsllq_i(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm);   /* imm 0..255 */
 void x64_vpsrlq_i(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm);
+void x64_vpslld_i(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm);   /* dwords, imm 0..255 */
+void x64_vpsrld_i(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm);
 void x64_vpermq(x64_asm *as, x64_vreg dst, x64_vreg src, int imm8);              /* 256 bits only */
 void x64_vpblendd(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b, int imm8);
 void x64_vpshufd(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm8);
