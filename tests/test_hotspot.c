@@ -120,6 +120,24 @@ static void sb_puts(sbuf *b, const char *s)
     sb_add(b, s, strlen(s));
 }
 
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap, copy;
+    va_start(ap, fmt);
+    va_copy(copy, ap);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (n < 0)
+        abort();
+    char *text = malloc((size_t)n + 1);
+    if (!text)
+        abort();
+    vsnprintf(text, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb_add(b, text, (size_t)n);
+    free(text);
+}
+
 static char *read_text(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -723,13 +741,7 @@ static bool side_matches(const suite *s, const departure *d, const char *cell, c
     for (int f = 0; f < nf; f++)
         if (!strstr(text.s, frag[f])) {
             ok = false;
-            sb_puts(why, "  departure ");
-            sb_puts(why, d->id);
-            sb_puts(why, ": ");
-            sb_puts(why, name);
-            sb_puts(why, " has no `");
-            sb_puts(why, frag[f]);
-            sb_puts(why, "` here\n");
+            sb_printf(why, "  departure %s: %s has no `%s` here\n", d->id, name, frag[f]);
         }
     if (departure_item(s, d, "output")) {
         char *extra = extra_lines(answer, other);
@@ -742,13 +754,8 @@ static bool side_matches(const suite *s, const departure *d, const char *cell, c
                 described = strstr(line, frag[f]) != NULL;
             if (!described) {
                 ok = false;
-                sb_puts(why, "  departure ");
-                sb_puts(why, d->id);
-                sb_puts(why, ": only ");
-                sb_puts(why, name);
-                sb_puts(why, " prints '");
-                sb_puts(why, line);
-                sb_puts(why, "', which its cell does not name\n");
+                sb_printf(why, "  departure %s: only %s prints '%s', which its cell does not name\n", d->id, name,
+                          line);
             }
             free(line);
         }
@@ -889,9 +896,7 @@ static void compare_one(void **state)
             continue;
         }
         ok = false;
-        sb_puts(&why, "  differs in ");
-        sb_puts(&why, items[i]);
-        sb_puts(&why, " (no documented departure in docs/flags.md names it)\n");
+        sb_printf(&why, "  differs in %s (no documented departure in docs/flags.md names it)\n", items[i]);
     }
     for (int k = 0; k < S.ndeps; k++) {
         departure *d = &S.deps[k];
@@ -913,11 +918,8 @@ static void compare_one(void **state)
                 differs = differs || strcmp(items[i], item) == 0;
             if (!differs) {
                 ok = false;
-                sb_puts(&why, "  departure ");
-                sb_puts(&why, d->id);
-                sb_puts(&why, " documents a difference in ");
-                sb_puts(&why, item);
-                sb_puts(&why, ", but minivm and HotSpot 25 agree on it now\n");
+                sb_printf(&why, "  departure %s documents a difference in %s, but minivm and HotSpot 25 agree on it "
+                          "now\n", d->id, item);
             }
         }
     }

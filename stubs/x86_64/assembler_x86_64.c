@@ -947,34 +947,21 @@ void x64_vop_rrm(x64_asm *as, x64_vop op, x64_vlen l, x64_vreg dst, x64_vreg a, 
     END();
 }
 
-/* shift by imm8: 66 0F 73 /6 (psllq), /2 (psrlq); vvvv = dst, r/m = src */
-#define INSN(NAME, DIGIT)                                                                   \
+/* shift by imm8: 66 0F 73 /6 (psllq), /2 (psrlq); 66 0F 72 /6 (pslld), /2 (psrld); vvvv = dst, r/m = src */
+#define INSN(NAME, OPCODE, DIGIT)                                                           \
     void x64_##NAME(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm)           \
     {                                                                                       \
         BEGIN(#NAME);                                                                       \
         int len = vector_length(&i, l, X64_L128, X64_L256), count = IMM8(imm);              \
         operand o = reg_operand(XMM(src));                                                  \
-        vex(&i, VEXOP(66, 0F, 0, 0x73), len, DIGIT, XMM(dst), &o);                          \
+        vex(&i, VEXOP(66, 0F, 0, OPCODE), len, DIGIT, XMM(dst), &o);                        \
         emit1(&i, (unsigned)count);                                                         \
         END();                                                                              \
     }
-INSN(vpsllq_i, 6)
-INSN(vpsrlq_i, 2)
-#undef INSN
-
-/* the same on dwords: 66 0F 72 /6 (pslld), /2 (psrld) */
-#define INSN(NAME, DIGIT)                                                                   \
-    void x64_##NAME(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm)           \
-    {                                                                                       \
-        BEGIN(#NAME);                                                                       \
-        int len = vector_length(&i, l, X64_L128, X64_L256), count = IMM8(imm);              \
-        operand o = reg_operand(XMM(src));                                                  \
-        vex(&i, VEXOP(66, 0F, 0, 0x72), len, DIGIT, XMM(dst), &o);                          \
-        emit1(&i, (unsigned)count);                                                         \
-        END();                                                                              \
-    }
-INSN(vpslld_i, 6)
-INSN(vpsrld_i, 2)
+INSN(vpsllq_i, 0x73, 6)
+INSN(vpsrlq_i, 0x73, 2)
+INSN(vpslld_i, 0x72, 6)
+INSN(vpsrld_i, 0x72, 2)
 #undef INSN
 
 /* vpermq ymm, ymm/m256, imm8: VEX.256.66.0F3A.W1 00 /r ib */
