@@ -51,11 +51,21 @@ def throughput(score, length, clock):
     return text
 
 
+def verdict(sig):
+    """significant() in words."""
+    return "significant" if sig else "no error bars" if sig is None else "in the noise"
+
+
+def speedup_cell(s, b):
+    """s's score over b's as a summary cell ("6.94x, significant"), and significant(s, b)."""
+    sig = significant(s, b)
+    return f"{num(s['score'] / b['score'])}x, {verdict(sig)}", sig
+
+
 def lead_text(winner, other, s_w, s_o):
     pct = (s_w["score"] / s_o["score"] - 1.0) * 100.0 if s_o["score"] > 0 else math.nan
     sig = significant(s_w, s_o)
-    verdict = "significant" if sig else "no error bars" if sig is None else "in the noise"
-    return f"{'~' if sig is False else ''}{pct:+.0f}% on {other}, {verdict}", sig
+    return f"{'~' if sig is False else ''}{pct:+.0f}% on {other}, {verdict(sig)}", sig
 
 
 class Noise:
@@ -137,10 +147,8 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
             def speedup(c):
                 cells = []
                 for k in b_key:
-                    s_, b_ = summary[c.name][k], summary[base][k]
-                    sig = significant(s_, b_)
-                    cells.append(f"{num(s_['score'] / b_['score'])}x" + (", significant" if sig else
-                                 ", no error bars" if sig is None else ", in the noise"))
+                    cell, sig = speedup_cell(summary[c.name][k], summary[base][k])
+                    cells.append(cell)
                     if not sig:
                         warnings.append(f"{name} {human_length(k[2])}: {c.name} against {base} is "
                                         + ("without error bars" if sig is None else "inside the error bars"))
@@ -185,13 +193,8 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
                     best = [max(variants, key=lambda c: summary[c.name][k]["score"]) for k in b_key]
                     rows.append(("  its throughput", [throughput(summary[c.name][k]["score"], k[2], clock)
                                                       for c, k in zip(best, b_key)]))
-                    cells = []
-                    for c, k in zip(best, b_key):
-                        sig = significant(summary[c.name][k], summary[base][k])
-                        cells.append(f"{num(summary[c.name][k]['score'] / summary[base][k]['score'])}x"
-                                     + (", significant" if sig else ", no error bars" if sig is None
-                                        else ", in the noise"))
-                    rows.append(("  its speed-up", cells))
+                    rows.append(("  its speed-up", [speedup_cell(summary[c.name][k], summary[base][k])[0]
+                                                    for c, k in zip(best, b_key)]))
                 rows.append(("its lead", leads))
             ref = default if default else None
             for cname, label in (("OpenSSL", "OpenSSL"), ("java-C2", f"{hotspot} intrinsic"),
