@@ -18,9 +18,10 @@ class HotSpot:
     """A HotSpot to run bench/MessageDigests.java on: its command (before the VM options), the
     path the source has for it, the environment it needs, its version line."""
 
-    def __init__(self, command, source, env, version, where, java=None):
+    def __init__(self, command, source, env, version, where, java=None, banner=("", "")):
         self.command, self.source, self.env, self.version, self.where = command, source, env, version, where
         self.java = java or command[0]  # the java binary itself (JMH's "jvm" field)
+        self.banner = banner            # (VM name, build) from the same -version (vm_banner)
 
 
 def _major(version_line):
@@ -60,7 +61,7 @@ def find_hotspot(args):
         line = p.stderr.splitlines()[0] if p.returncode == 0 and p.stderr else ""
         if not line:
             continue
-        hs = HotSpot(command, src, env, line, where, *java)
+        hs = HotSpot(command, src, env, line, where, *java, banner=vm_banner(p.stderr + "\n" + p.stdout))
         if _major(line) >= 25:
             found = hs
             break
@@ -104,9 +105,10 @@ def machine_info(args):
     ident = {"features": "", "vendor": ""}
     minivm = os.path.join(args.build, "minivm")
     if os.path.exists(minivm):
-        out = subprocess.run(wrapper(args) + [minivm, "-XX:+PrintCPUFeatures", "-version"], capture_output=True,
-                             text=True).stdout
-        ident["features"] = next((l for l in out.splitlines() if l.startswith("CPU: ")), "")
+        p = subprocess.run(wrapper(args) + [minivm, "-XX:+PrintCPUFeatures", "-version"], capture_output=True,
+                           text=True)
+        ident["features"] = next((l for l in p.stdout.splitlines() if l.startswith("CPU: ")), "")
+        banner = vm_banner(p.stderr + "\n" + p.stdout)  # the same -version's banner
     try:
         with open("/proc/cpuinfo") as f:
             m = re.search(r"^vendor_id\s*:\s*(\S+)", f.read(), re.M)
@@ -120,8 +122,8 @@ def machine_info(args):
     return {"cpu": cpu, "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), "jdk": jdk,
             "cores": os.cpu_count(), "ident": ident, "clock_ghz": clock, "clock_source": clock_source,
             "openssl": openssl_version(),
-            "minivm": vm_banner(wrapper(args) + [minivm]) if os.path.exists(minivm) else ("", ""),
-            "hotspot": vm_banner(hotspot.command) if hotspot else ("", "")}
+            "minivm": banner if os.path.exists(minivm) else ("", ""),
+            "hotspot": hotspot.banner if hotspot else ("", "")}
 
 
 def glob_latest(directory, pattern):
@@ -178,14 +180,10 @@ def openssl_version():
         return ""
 
 
-def vm_banner(command):
+def vm_banner(text):
     """A VM's name and build as its -version banner gives them (HotSpot's and minivm's third line,
     "OpenJDK 64-Bit Server VM (build 25.0.5+8-..., mixed mode)"): ("", "") when it says nothing."""
-    try:
-        p = subprocess.run(command + ["-version"], capture_output=True, text=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired):
-        return "", ""
-    for line in (p.stderr + "\n" + p.stdout).splitlines():
+    for line in text.splitlines():
         m = re.match(r"^(.*\bVM) \(build ([^,)]+)", line)
         if m:
             return m.group(1), m.group(2)
