@@ -303,6 +303,14 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
             goto fatal;
         }
     }
+    if (flag_exists(FLAG_ID_SHA256Design)) {
+        const char *design = FLAG(SHA256Design);
+        if (!design || !in_list(design, "sha-ni, avx2")) {
+            fprintf(err, "Unsupported SHA-256 design '%s', available designs are: sha-ni, avx2\n",
+                    design ? design : "");
+            goto fatal;
+        }
+    }
     /* HotSpot's CodeCacheSegmentSizeConstraintFunc and CodeEntryAlignmentConstraintFunc, which
        judge the same pair (after ergonomics there; nothing here changes it): both lines */
     const intx code_entry_alignment = flags_arch() == FLAG_ARCH_AARCH64 ? 64 : 32;

@@ -121,7 +121,10 @@
     F(ccstr, SHA3AVX512Design, "lanes", DIAGNOSTIC, NONE, NO_RANGE,                                       \
       "minivm: the AVX-512 SHA-3 stub that UseSIMDForSHA3Intrinsic runs at UseAVX=3: lanes "               \
       "(JDK-8384353's design: one lane per register) or rows (JDK-8341527: the five rows in zmm0..zmm4; "   \
-      "the default under SHA3IntrinsicPolicy=JDK24)")
+      "the default under SHA3IntrinsicPolicy=JDK24)")                                                     \
+    F(ccstr, SHA256Design, "sha-ni", DIAGNOSTIC, NONE, NO_RANGE,                                          \
+      "minivm: the SHA-256 stub that UseSHA256Intrinsics runs: sha-ni (fast_sha256; the default where "    \
+      "the CPU has SHA-NI) or avx2 (sha256_AVX2, with BMI2; the default elsewhere)")
 /* clang-format on */
 
 #endif /* MINIVM_FLAGS_TABLE_H */

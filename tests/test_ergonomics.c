@@ -238,9 +238,11 @@ static const erg_case rule_cases[] = {
           SHA3 by policy. minivm's table: Intel with AVX-512 -> the AVX-512 stub (either design),
           AMD with AVX-512 -> the lanes stub but GPR under the row design, everything else -> GPR -- */
     {"x86_zen3_defaults", {ZEN3}, "TTTTTF", ""},
-    /* minivm has no AVX2 SHA-256 stub (HotSpot's sha256_AVX2): without SHA-NI, UseSHA256Intrinsics ends false */
-    {"x86_haswell_defaults", {HASWELL}, "TFFTTF", ""},
-    {"x86_haswell_sha256_plus_warns", {HASWELL, "-XX:+UseSHA256Intrinsics"}, "TFfTTF", W_SHA256},
+    /* without SHA-NI, SHA-256 runs HotSpot's sha256_AVX2 design (AVX2 and BMI2); UseAVX=1 hides AVX2 */
+    {"x86_haswell_defaults", {HASWELL}, "TFTTTF", ""},
+    {"x86_haswell_sha256_plus_avx2", {HASWELL, "-XX:+UseSHA256Intrinsics"}, "TFtTTF", ""},
+    {"x86_haswell_sha256_plus_avx1_warns", {HASWELL, "-XX:UseAVX=1", "-XX:+UseSHA256Intrinsics"}, "FFfFTF",
+     W_SHA256},
     {"x86_icelake_server_defaults", {ICELAKE}, "TTTTTT", ""},
     {"x86_zen4_defaults_lanes", {ZEN4}, "TTTTTT", ""},
     {"x86_zen4_rows_design_gpr", {ZEN4, "-XX:SHA3AVX512Design=rows"}, "TTTTTF", ""},
@@ -281,8 +283,8 @@ static const erg_case rule_cases[] = {
      "TTTTfT", W_SHA3},
     {"x86_8384353_icelake_nosha_off", {ICELAKE, "-XX:SHA3IntrinsicPolicy=JDK-8384353", "-XX:-UseSHA"}, "fFFFFT",
      ""},
-    {"x86_haswell_sha1_unsupported_plus_false", {HASWELL, "-XX:+UseSHA1Intrinsics"}, "TfFTTF", W_SHA1},
-    {"x86_haswell_sha1_unsupported_minus_silent", {HASWELL, "-XX:-UseSHA1Intrinsics"}, "TfFTTF", ""},
+    {"x86_haswell_sha1_unsupported_plus_false", {HASWELL, "-XX:+UseSHA1Intrinsics"}, "TfTTTF", W_SHA1},
+    {"x86_haswell_sha1_unsupported_minus_silent", {HASWELL, "-XX:-UseSHA1Intrinsics"}, "TfTTTF", ""},
     {"x86_zen3_sha1_plus_no_warning", {ZEN3, "-XX:+UseSHA1Intrinsics"}, "TtTTTF", ""},
     {"x86_zen3_nosha_plus_warns", {ZEN3, "-XX:-UseSHA", "-XX:+UseSHA256Intrinsics"}, "fFfFTF", W_SHA256},
     {"x86_zen3_plus_every_intrinsic_off_false",

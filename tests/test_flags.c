@@ -268,6 +268,35 @@ static const flag_case cases[] = {
      EXACT, "Unsupported SHA-3 AVX-512 design 'zmm', available designs are: rows, lanes\n" FATAL_TAIL},
     {"avx512_design_absent_on_aarch64", NULL, NULL, {UNLOCK, ON_AARCH64, "-XX:SHA3AVX512Design=rows", "-version"}, 1,
      EXACT, "", EXACT, "Unrecognized VM option 'SHA3AVX512Design=rows'\n" FATAL_TAIL},
+    /* minivm's SHA256Design (x86-64): the CPU's (sha-ni with SHA-NI, else avx2), the user's where the CPU runs it,
+       else the other with a warning; checked like SHA3AVX512Design */
+    {"sha256_design_default_sha_ni", NULL, NULL, {UNLOCK, ON_X86_64, FINAL, "-version"}, 0, CONTAINS,
+     "    ccstr SHA256Design                             = sha-ni                            {ARCH diagnostic} "
+     "{default}\n",
+     EXACT, VERSION},
+    {"sha256_design_haswell_avx2", NULL, NULL, {UNLOCK, "-XX:EmulateCPU=haswell", FINAL, "-version"}, 0, CONTAINS,
+     "    ccstr SHA256Design                             = avx2                              {ARCH diagnostic} "
+     "{default}\n",
+     EXACT, VERSION},
+    {"sha256_design_user_avx2", NULL, NULL, {UNLOCK, ON_X86_64, "-XX:SHA256Design=avx2", FINAL, "-version"}, 0,
+     CONTAINS,
+     "    ccstr SHA256Design                             = avx2                              {ARCH diagnostic} "
+     "{command line}\n",
+     EXACT, VERSION},
+    {"sha256_design_sha_ni_without_it", NULL, NULL,
+     {UNLOCK, "-XX:EmulateCPU=haswell", "-XX:SHA256Design=sha-ni", FINAL, "-version"}, 0, CONTAINS,
+     "    ccstr SHA256Design                             = avx2                              {ARCH diagnostic} "
+     "{command line}\n",
+     EXACT,
+     TU_WARNING("SHA256Design=sha-ni needs SHA-NI, which this CPU does not have: using SHA256Design=avx2") VERSION},
+    {"sha256_design_avx2_hidden_by_useavx", NULL, NULL,
+     {UNLOCK, ON_X86_64, "-XX:UseAVX=1", "-XX:SHA256Design=avx2", "-version"}, 0, EXACT, "", EXACT,
+     TU_WARNING("SHA256Design=avx2 needs AVX2 and BMI2, which this CPU does not have (or UseAVX hides): using "
+                "SHA256Design=sha-ni") VERSION},
+    {"sha256_design_unknown", NULL, NULL, {UNLOCK, ON_X86_64, "-XX:SHA256Design=avx512", "-version"}, 1, EXACT, "",
+     EXACT, "Unsupported SHA-256 design 'avx512', available designs are: sha-ni, avx2\n" FATAL_TAIL},
+    {"sha256_design_absent_on_aarch64", NULL, NULL, {UNLOCK, ON_AARCH64, "-XX:SHA256Design=avx2", "-version"}, 1,
+     EXACT, "", EXACT, "Unrecognized VM option 'SHA256Design=avx2'\n" FATAL_TAIL},
     /* ---- -XX:Flags=file: read before the command line ---- */
     {"settings_file_applied", NULL, "+UnlockDiagnosticVMOptions\n-UseSHA1Intrinsics\nTieredStopAtLevel=2\n",
      {"-XX:Flags=@file", FINAL, "-version"}, 0, CONTAINS,

@@ -2,9 +2,9 @@
  * stubs/x86_64/ergonomics_x86_64.c — x86-64 ergonomics, after HotSpot's
  * cpu/x86/vm_version_x86.cpp: UseAVX capped to what the CPU has, BMI1/BMI2,
  * and the SHA intrinsics. SHA-1, SHA-256 and SHA-512 follow HotSpot 25 (the
- * differential suite, tests/test_hotspot.c, compares them on every CPU it has),
- * except that SHA-256 needs SHA-NI: minivm has no AVX2 SHA-256 stub, and a true
- * flag means a stub runs (docs/flags.md, the sha256-avx2 departures).
+ * differential suite, tests/test_hotspot.c, compares them on every CPU it has);
+ * SHA256Design (minivm's) names the SHA-256 stub: SHA-NI's where the CPU has it,
+ * else AVX2's.
  *
  * SHA-3 is a policy, data in tables, chosen by -XX:SHA3IntrinsicPolicy
  * (docs/flags.md shows them and what every catalog CPU ends with):
@@ -124,6 +124,27 @@ const char *x64_sha3_row_source(const cpu_info *cpu)
     return minivm_row(cpu, bw)->source;
 }
 
+/* ---- SHA-256: which stub ------------------------------------------------------------------------ */
+
+/* SHA256Design at its default follows the CPU: sha-ni where it has SHA-NI, else avx2. A design the
+   user names that the CPU cannot run gives way to the other one, with a warning (when that one runs). */
+static void sha256_design(bool sha_ni, bool avx2_bmi2)
+{
+    const char *design = FLAG(SHA256Design) ? FLAG(SHA256Design) : "";
+    if (FLAG_IS_DEFAULT(SHA256Design)) {
+        FLAG_SET_DEFAULT(SHA256Design, sha_ni || !avx2_bmi2 ? "sha-ni" : "avx2");
+    } else if (strcmp(design, "sha-ni") == 0 && !sha_ni && avx2_bmi2) {
+        if (FLAG(UseSHA256Intrinsics))
+            vm_warning("SHA256Design=sha-ni needs SHA-NI, which this CPU does not have: using SHA256Design=avx2");
+        FLAG_SET_DEFAULT(SHA256Design, "avx2");
+    } else if (strcmp(design, "avx2") == 0 && !avx2_bmi2 && sha_ni) {
+        if (FLAG(UseSHA256Intrinsics))
+            vm_warning("SHA256Design=avx2 needs AVX2 and BMI2, which this CPU does not have (or UseAVX hides): "
+                       "using SHA256Design=sha-ni");
+        FLAG_SET_DEFAULT(SHA256Design, "sha-ni");
+    }
+}
+
 /* ---- the whole ------------------------------------------------------------------------------- */
 
 void x64_sha_ergonomics(const cpu_info *cpu)
@@ -158,9 +179,9 @@ void x64_sha_ergonomics(const cpu_info *cpu)
     ergo_family(STUB_FAMILY_MD5, true);
     ergo_flag(FLAG_ID_UseSHA, sha || (avx2 && bmi2), "SHA instructions are not available on this CPU");
     ergo_family(STUB_FAMILY_SHA1, FLAG(UseSHA) && sha);
-    /* HotSpot: sha || (avx2 && bmi2), its sha256_AVX2 stub serving CPUs without SHA-NI. minivm has
-       the SHA-NI stub only, so the flag stays honest: SHA-NI or false (docs/flags.md) */
-    ergo_family(STUB_FAMILY_SHA256, FLAG(UseSHA) && sha);
+    /* HotSpot: SHA-NI's stub, else sha256_AVX2 (AVX2 and BMI2) */
+    ergo_family(STUB_FAMILY_SHA256, FLAG(UseSHA) && (sha || (avx2 && bmi2)));
+    sha256_design(sha, avx2 && bmi2);
     ergo_family(STUB_FAMILY_SHA512, FLAG(UseSHA) && avx2 && bmi2);
 
     /* HotSpot's SHA-3 rule sits before the UseSHA clean-up and ignores UseSHA (JDK 24/25) */

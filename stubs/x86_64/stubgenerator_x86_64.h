@@ -85,6 +85,9 @@ size_t x64_generate_sha1_implCompress(x64_asm *as, bool multi_block);
    rsi and r15, a 16-byte frame for the state pointer, ofs and limit. */
 size_t x64_generate_md5_implCompress(x64_asm *as, bool multi_block);
 size_t x64_generate_sha256_implCompress(x64_asm *as, bool multi_block);
+/* SHA-256 on AVX2 and BMI2 (HotSpot's sha256_AVX2): two blocks at a time, ymm registers, ends with
+   vzeroupper; saves rbx, rbp, r12..r15, a 576-byte frame aligned to 32. */
+size_t x64_generate_sha256_avx2_implCompress(x64_asm *as, bool multi_block);
 size_t x64_generate_sha512_implCompress(x64_asm *as, bool multi_block);
 
 /* The round constants the SHA-256 and SHA-512 stubs read (FIPS 180-4 4.2.2, 4.2.3). */
@@ -98,6 +101,8 @@ extern const uint64_t x64_sha512_round_consts[80];
 void x64_emit_md5_block(x64_asm *as);
 void x64_emit_sha1_block(x64_asm *as);
 void x64_emit_sha256_block(x64_asm *as);
+/* The AVX2 SHA-256 stub's pair of blocks (its loops unrolled): divide its counts by two. */
+void x64_emit_sha256_avx2_blocks(x64_asm *as);
 void x64_emit_sha512_block(x64_asm *as);
 
 #endif

@@ -8,6 +8,9 @@
  *   SHA-256  SHA-NI: sha256rnds2 two rounds at a time on the ABEF/CDGH
  *            packing (shuffled in on entry and out on exit), W + K in xmm0,
  *            sha256msg1/palignr/paddd/sha256msg2 for the schedule; legacy SSE.
+ *   SHA-256  AVX2 + BMI2 (HotSpot's sha256_AVX2, for CPUs without SHA-NI): the
+ *            rounds in general registers with rorx, two blocks' schedules at
+ *            once in ymm registers, one block a 128-bit lane.
  *   SHA-512  AVX2 + BMI2, HotSpot's rule for its SHA-512 stub: the rounds in
  *            general registers with rorx, the schedule two words at a time in
  *            xmm registers (VEX.128), W + K through a 16-word ring on the stack.
@@ -29,18 +32,31 @@
 #define LIMIT X64_C_RARG3
 #define TABLE X64_RSCRATCH1
 
-/* FIPS 180-4 4.2.2 and 4.2.3. */
-_Alignas(64) const uint32_t x64_sha256_round_consts[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
+/* FIPS 180-4 4.2.2, four constants a group: the SHA-NI stub reads them in groups, the AVX2 stub
+   each group twice (one copy a 128-bit lane). */
+#define SHA256_K_GROUPS(X) \
+    X(0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5) \
+    X(0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5) \
+    X(0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3) \
+    X(0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174) \
+    X(0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc) \
+    X(0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da) \
+    X(0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7) \
+    X(0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967) \
+    X(0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13) \
+    X(0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85) \
+    X(0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3) \
+    X(0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070) \
+    X(0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5) \
+    X(0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3) \
+    X(0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208) \
+    X(0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2)
+#define SHA256_K4(k0, k1, k2, k3) k0, k1, k2, k3,
+#define SHA256_K4_TWICE(k0, k1, k2, k3) k0, k1, k2, k3, k0, k1, k2, k3,
+_Alignas(64) const uint32_t x64_sha256_round_consts[64] = {SHA256_K_GROUPS(SHA256_K4)};
+_Alignas(64) static const uint32_t sha256_avx2_k[128] = {SHA256_K_GROUPS(SHA256_K4_TWICE)};
 
+/* FIPS 180-4 4.2.3. */
 _Alignas(64) const uint64_t x64_sha512_round_consts[80] = {
     0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc, 0x3956c25bf348b538,
     0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118, 0xd807aa98a3030242, 0x12835b0145706fbe,
@@ -156,6 +172,351 @@ size_t x64_generate_sha256_implCompress(x64_asm *as, bool multi_block)
 }
 
 void x64_emit_sha256_block(x64_asm *as) { sha256_block(as); }
+
+/* ======================================================================================
+ * SHA-256 with AVX2 and BMI2 (no SHA-NI)
+ * ======================================================================================
+ *
+ * HotSpot's sha256_AVX2 (Intel's two-block AVX2 code: Guilford, Yap and Gopal, "Fast
+ * SHA-256 Implementations on Intel Architecture Processors"): the rounds in general
+ * registers with rorx, the schedule of two consecutive blocks at once in ymm registers,
+ * the first block's words in the low 128-bit lanes and the second's in the high ones.
+ *   rounds  a..h in eight registers whose roles rotate one a round (no moves):
+ *             h += W[t] + K[t]; d += h; S1 = Sigma1(e) (three rorx), Ch = ((f ^ g) & e) ^ g,
+ *             S0 = Sigma0(a), Maj = ((a | c) & b) | (a & c); d += S1 + Ch (the next e);
+ *             h += S0, then h += S1 + Ch and h += Maj (the next a)
+ *           27 instructions; in the rounds without a schedule the last two adds of h wait
+ *           for the next round of the group of four (the next round's a is h: the adds
+ *           land before its first read), shortening the chain between rounds
+ *   W       four words a step, W[t..t+3] from X0 = W[t-16..t-13] .. X3 = W[t-4..t-1]:
+ *             X0 + W[t-7..t-4] (vpalignr X3:X2) + sigma0(W[t-15..t-12]) (vpalignr X1:X0,
+ *             its rotations as shift pairs), then sigma1 twice, for W[t], W[t+1] from
+ *             W[t-2], W[t-1] and for W[t+2], W[t+3] from the two just made: the word pair
+ *             doubled into qwords (vpshufd), one qword shift a rotation, the two results
+ *             picked into place by vpshufb; split into four quarters, one after each
+ *             of the four rounds it serves
+ *   W + K   the table holds each group of four constants twice (one copy a lane): one
+ *           vpaddd a group makes both blocks' sums, stored to a 512-byte transfer area
+ *           on the stack, 32 bytes a group, the first block's in its low half
+ * Per pair of blocks: the two blocks loaded, byte-swapped and split into lanes; the
+ * first block's 64 rounds, scheduling both blocks (48 rounds with, 16 without); the
+ * state updated in memory; the second block's 64 rounds from the high halves, without
+ * a schedule. A last single block goes through the same path with its words in the
+ * low lanes (vmovdqu xmm zeroes the high ones, which the schedule then runs on zeros).
+ * GPRs: a..h rax rbx rdi rsi r8 r9 r10 r11 (round 0); r12 r13 r14 r15 rcx temporaries
+ * (T1, y0, y1, y2, y3); rdx the transfer offset (SRND); rbp the table (TBL); buf, the
+ * state pointer, the last block's address and the return value on the stack.
+ * ymm4..7 X0..X3 (rotating), ymm0..3, ymm8, ymm11 the schedule's temporaries, ymm9 a
+ * group's W + K, ymm10 and ymm12 the sigma1 pickers, ymm13 the byte-swap mask.
+ * The multi-block entry keeps minivm's one contract (stubdeclarations.h): blocks while
+ * ofs <= limit, at least one; HotSpot's counts blocks while ofs < limit instead
+ * (docs/stubs.md). Frame: push rbp; mov rbp, rsp; push rbx, r12..r15; rsp aligned
+ * down to 32; rbp kept on the stack while it is the table pointer.
+ */
+static const x64_reg sha256_avx2_regs[8] = {X64_RAX, X64_RBX, X64_RDI, X64_RSI, X64_R8, X64_R9, X64_R10, X64_R11};
+#define S256_T1   X64_R12
+#define S256_Y0   X64_R13
+#define S256_Y1   X64_R14
+#define S256_Y2   X64_R15
+#define S256_Y3   X64_RCX
+#define S256_SRND X64_RDX
+#define S256_TBL  X64_RBP
+#define S256_INP  X64_RCX   /* between the rounds only: y3's register */
+#define S256_CTX  X64_RDX   /* between the rounds only: SRND's register */
+#define S256_X(k) (X64_XMM4 + (k) % 4)
+#define S256_WK       X64_XMM9
+#define S256_SHUF_00BA X64_XMM10
+#define S256_SHUF_DC00 X64_XMM12
+#define S256_BSWAP     X64_XMM13
+
+enum {
+    S256_XFER = 0,          /* W + K of both blocks, 32 bytes a group of four rounds */
+    S256_INP_END = 512,     /* the last block's address */
+    S256_INP_SLOT = 520,    /* buf between the rounds */
+    S256_CTX_SLOT = 528,    /* the state pointer */
+    S256_RBP_SLOT = 536,    /* the frame pointer, while rbp is the table */
+    S256_RET_SLOT = 544,    /* the multi-block entry's return value */
+    S256_FRAME = 576,       /* a multiple of 32: rsp stays aligned for the transfer area */
+};
+
+/* the byte swap in both lanes; sigma1 results from dwords 0, 2 to 0, 1 (00BA) and to 2, 3 (DC00) */
+_Alignas(32) static const uint8_t sha256_avx2_masks[3][32] = {
+    {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12},
+    {0, 1, 2, 3, 8, 9, 10, 11, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0, 1, 2, 3, 8, 9, 10, 11, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+    {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 1, 2, 3, 8, 9, 10, 11,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 1, 2, 3, 8, 9, 10, 11},
+};
+
+static x64_reg sha256_avx2_role(int k, int r) { return sha256_avx2_regs[((k - r) % 8 + 8) % 8]; }
+
+/* Round r (its roles), W + K at [rsp + SRND + disp]. deferred: the rounds without a schedule,
+   whose last two adds of h go into the next round of the group (r % 4 != 3). */
+static void sha256_avx2_round(x64_asm *as, int r, int32_t disp, bool deferred)
+{
+    x64_reg a = sha256_avx2_role(0, r), b = sha256_avx2_role(1, r), c = sha256_avx2_role(2, r);
+    x64_reg d = sha256_avx2_role(3, r), e = sha256_avx2_role(4, r), f = sha256_avx2_role(5, r);
+    x64_reg g = sha256_avx2_role(6, r), h = sha256_avx2_role(7, r);
+    bool finish_previous = deferred && r % 4 != 0, finish = !deferred || r % 4 == 3;
+    if (finish_previous) /* the previous round's h is this round's a */
+        x64_alu_rr_32(as, X64_ADD, a, S256_Y2);
+    /* Ch and Sigma1 */
+    x64_mov_rr_32(as, S256_Y2, f);
+    x64_rorx_32(as, S256_Y0, e, 25);
+    x64_rorx_32(as, S256_Y1, e, 11);
+    x64_alu_rr_32(as, X64_XOR, S256_Y2, g);
+    x64_alu_rr_32(as, X64_XOR, S256_Y0, S256_Y1);
+    x64_rorx_32(as, S256_Y1, e, 6);
+    x64_alu_rr_32(as, X64_AND, S256_Y2, e);
+    if (finish_previous)
+        x64_alu_rr_32(as, X64_ADD, a, S256_Y3);
+    x64_alu_rr_32(as, X64_XOR, S256_Y0, S256_Y1);
+    x64_alu_rr_32(as, X64_XOR, S256_Y2, g);
+    /* Sigma0 and Maj */
+    x64_rorx_32(as, S256_T1, a, 13);
+    x64_rorx_32(as, S256_Y1, a, 22);
+    x64_mov_rr_32(as, S256_Y3, a);
+    x64_alu_rr_32(as, X64_XOR, S256_Y1, S256_T1);
+    x64_rorx_32(as, S256_T1, a, 2);
+    x64_alu_rm_32(as, X64_ADD, h, x64_at_index(X64_RSP, S256_SRND, 1, S256_XFER + disp));
+    x64_alu_rr_32(as, X64_OR, S256_Y3, c);
+    x64_alu_rr_32(as, X64_XOR, S256_Y1, S256_T1);
+    x64_mov_rr_32(as, S256_T1, a);
+    x64_alu_rr_32(as, X64_AND, S256_Y3, b);
+    x64_alu_rr_32(as, X64_AND, S256_T1, c);
+    x64_alu_rr_32(as, X64_ADD, S256_Y2, S256_Y0);
+    /* the next e and a */
+    x64_alu_rr_32(as, X64_ADD, d, h);
+    x64_alu_rr_32(as, X64_OR, S256_Y3, S256_T1);
+    x64_alu_rr_32(as, X64_ADD, h, S256_Y1);
+    x64_alu_rr_32(as, X64_ADD, d, S256_Y2);
+    if (finish) {
+        x64_alu_rr_32(as, X64_ADD, h, S256_Y2);
+        x64_alu_rr_32(as, X64_ADD, h, S256_Y3);
+    }
+}
+
+/* Quarter q of the step that writes W[t..t+3] over X0 (x0..x3: X0..X3 of this step). */
+static void sha256_avx2_schedule(x64_asm *as, int q, x64_vreg x0, x64_vreg x1, x64_vreg x2, x64_vreg x3)
+{
+    const x64_vlen Y = X64_L256;
+    const x64_vreg sum = X64_XMM0, w15 = X64_XMM1, t2 = X64_XMM2, t3 = X64_XMM3, t8 = X64_XMM8, t11 = X64_XMM11;
+    switch (q) {
+    case 0: /* X0 + W[t-7..t-4]; W[t-15..t-12] ror 7, and its >> 18 */
+        x64_vpalignr(as, Y, sum, x3, x2, 4);
+        x64_vop_rrr(as, X64_VPADDD, Y, sum, sum, x0);
+        x64_vpalignr(as, Y, w15, x1, x0, 4);
+        x64_vpsrld_i(as, Y, t2, w15, 7);
+        x64_vpslld_i(as, Y, t3, w15, 32 - 7);
+        x64_vop_rrr(as, X64_VPOR, Y, t3, t3, t2);
+        x64_vpsrld_i(as, Y, t2, w15, 18);
+        break;
+    case 1: /* sigma0 = ror 7 ^ ror 18 ^ shr 3, added; W[t-2], W[t-1] doubled, >> 10 */
+        x64_vpsrld_i(as, Y, t8, w15, 3);
+        x64_vpslld_i(as, Y, w15, w15, 32 - 18);
+        x64_vop_rrr(as, X64_VPXOR, Y, t3, t3, w15);
+        x64_vop_rrr(as, X64_VPXOR, Y, t3, t3, t2);
+        x64_vop_rrr(as, X64_VPXOR, Y, w15, t3, t8);
+        x64_vpshufd(as, Y, t2, x3, 0xfa);
+        x64_vop_rrr(as, X64_VPADDD, Y, sum, sum, w15);
+        x64_vpsrld_i(as, Y, t8, t2, 10);
+        break;
+    case 2: /* sigma1 = ror 17 ^ ror 19 ^ shr 10 for W[t], W[t+1]; W[t], W[t+1] doubled */
+        x64_vpsrlq_i(as, Y, t3, t2, 19);
+        x64_vpsrlq_i(as, Y, t2, t2, 17);
+        x64_vop_rrr(as, X64_VPXOR, Y, t2, t2, t3);
+        x64_vop_rrr(as, X64_VPXOR, Y, t8, t8, t2);
+        x64_vpshufb(as, Y, t8, t8, S256_SHUF_00BA);
+        x64_vop_rrr(as, X64_VPADDD, Y, sum, sum, t8);
+        x64_vpshufd(as, Y, t2, sum, 0x50);
+        break;
+    default: /* sigma1 for W[t+2], W[t+3]; the four words into X0 */
+        x64_vpsrld_i(as, Y, t11, t2, 10);
+        x64_vpsrlq_i(as, Y, t3, t2, 19);
+        x64_vpsrlq_i(as, Y, t2, t2, 17);
+        x64_vop_rrr(as, X64_VPXOR, Y, t2, t2, t3);
+        x64_vop_rrr(as, X64_VPXOR, Y, t11, t11, t2);
+        x64_vpshufb(as, Y, t11, t11, S256_SHUF_DC00);
+        x64_vop_rrr(as, X64_VPADDD, Y, x0, t11, sum);
+        break;
+    }
+}
+
+/* Group j of four rounds (r0, its first round's number for the roles): W + K of both blocks to
+   the transfer area at SRND + 32 j, then the rounds reading the first block's half; with a
+   schedule, the words of the group four later into X[j]. */
+static void sha256_avx2_group(x64_asm *as, int j, int r0, bool schedule)
+{
+    const x64_vlen Y = X64_L256;
+    x64_vop_rrm(as, X64_VPADDD, Y, S256_WK, S256_X(j), x64_at_index(S256_TBL, S256_SRND, 1, 32 * j));
+    x64_vmovdqu_store(as, Y, x64_at_index(X64_RSP, S256_SRND, 1, S256_XFER + 32 * j), S256_WK);
+    for (int q = 0; q < 4; q++) {
+        sha256_avx2_round(as, r0 + q, 32 * j + 4 * q, !schedule);
+        if (schedule)
+            sha256_avx2_schedule(as, q, S256_X(j), S256_X(j + 1), S256_X(j + 2), S256_X(j + 3));
+    }
+}
+
+/* H[i] += the register of role i (64 rounds: the roles are back where they started) */
+static void sha256_avx2_add_state(x64_asm *as)
+{
+    for (int i = 0; i < 8; i++) {
+        x64_alu_rm_32(as, X64_ADD, sha256_avx2_regs[i], x64_at(S256_CTX, 4 * i));
+        x64_mov_mr_32(as, x64_at(S256_CTX, 4 * i), sha256_avx2_regs[i]);
+    }
+}
+
+/* The second block's 64 rounds from the high halves of the transfer area: eight trips of eight. */
+static void sha256_avx2_second_block_trip(x64_asm *as)
+{
+    for (int q = 0; q < 8; q++)
+        sha256_avx2_round(as, q, 32 * (q / 4) + 16 + 4 * (q % 4), true);
+}
+
+/* The first block's rounds and both blocks' schedule: three trips of sixteen rounds with it
+   (SRND 0, 128, 256), then two of eight without (SRND 384, 448), X2, X3 moved down. */
+static void sha256_avx2_first_block(x64_asm *as, x64_label *with_schedule, x64_label *without)
+{
+    x64_alu_rr_32(as, X64_XOR, S256_SRND, S256_SRND);
+    x64_align(as, 16);
+    x64_bind(as, with_schedule);
+    for (int j = 0; j < 4; j++)
+        sha256_avx2_group(as, j, 4 * j, true);
+    x64_alu_ri(as, X64_ADD, S256_SRND, 4 * 32);
+    x64_alu_ri(as, X64_CMP, S256_SRND, 3 * 4 * 32);
+    x64_jcc(as, X64_B, with_schedule);
+    x64_bind(as, without);
+    sha256_avx2_group(as, 0, 0, false);
+    sha256_avx2_group(as, 1, 4, false);
+    x64_alu_ri(as, X64_ADD, S256_SRND, 2 * 32);
+    x64_vmovdqa_rr(as, X64_L256, S256_X(0), S256_X(2));
+    x64_vmovdqa_rr(as, X64_L256, S256_X(1), S256_X(3));
+    x64_alu_ri(as, X64_CMP, S256_SRND, 4 * 4 * 32);
+    x64_jcc(as, X64_B, without);
+}
+
+static const x64_reg s256_callee_saved[] = {X64_RBX, X64_R12, X64_R13, X64_R14, X64_R15};
+static const x64m_frame s256_frame = {s256_callee_saved, 5, S256_FRAME, 32};
+
+size_t x64_generate_sha256_avx2_implCompress(x64_asm *as, bool multi_block)
+{
+    const x64_vlen Y = X64_L256;
+    x64_label pair, one_block, enter, with_schedule, without, second, done;
+    x64_label *labels[] = {&pair, &one_block, &enter, &with_schedule, &without, &second, &done};
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        x64_label_init(labels[i]);
+
+    size_t entry = x64m_stub_begin(as, &s256_frame);
+    x64_mov_mr(as, x64_at(X64_RSP, S256_RBP_SLOT), X64_RBP);
+    x64_mov_mr(as, x64_at(X64_RSP, S256_CTX_SLOT), STATE);
+    /* the last block's offset from buf: (limit - ofs) rounded down to blocks, 0 when limit < ofs
+       (the one block of the do ... while); the return value ofs + it + 64 */
+    x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+    if (multi_block) {
+        x64_label last_known;
+        x64_label_init(&last_known);
+        x64_alu_rr_32(as, X64_CMP, LIMIT, OFS);
+        x64_jcc(as, X64_L, &last_known);
+        x64_mov_rr_32(as, X64_RAX, LIMIT);
+        x64_alu_rr_32(as, X64_SUB, X64_RAX, OFS);
+        x64_alu_ri_32(as, X64_AND, X64_RAX, -64);
+        x64_bind(as, &last_known);
+        x64_lea(as, X64_R8, x64_at_index(OFS, X64_RAX, 1, 64));
+        x64_mov_mr_32(as, x64_at(X64_RSP, S256_RET_SLOT), X64_R8);
+    }
+    x64_alu_rr(as, X64_ADD, X64_RAX, BUF);
+    x64_mov_mr(as, x64_at(X64_RSP, S256_INP_END), X64_RAX);
+    x64_mov_rr(as, S256_INP, BUF);
+    x64_mov_rr(as, S256_CTX, STATE);
+    for (int i = 0; i < 8; i++)
+        x64_mov_rm_32(as, sha256_avx2_regs[i], x64_at(S256_CTX, 4 * i));
+    x64m_mov_address(as, S256_TBL, sha256_avx2_masks);
+    x64_vmovdqu_load(as, Y, S256_BSWAP, x64_at(S256_TBL, 0));
+    x64_vmovdqu_load(as, Y, S256_SHUF_00BA, x64_at(S256_TBL, 32));
+    x64_vmovdqu_load(as, Y, S256_SHUF_DC00, x64_at(S256_TBL, 64));
+    x64m_mov_address(as, S256_TBL, sha256_avx2_k);
+    x64_alu_rm(as, X64_CMP, S256_INP, x64_at(X64_RSP, S256_INP_END));
+    x64_jcc(as, X64_E, &one_block);
+
+    /* two blocks: byte-swapped, the first's 16 words in the low lanes of X0..X3, the second's high */
+    x64_bind(as, &pair);
+    for (int k = 0; k < 4; k++) {
+        x64_vmovdqu_load(as, Y, X64_XMM0 + k, x64_at(S256_INP, 32 * k));
+        x64_vpshufb(as, Y, X64_XMM0 + k, X64_XMM0 + k, S256_BSWAP);
+    }
+    x64_vperm2i128(as, S256_X(0), X64_XMM0, X64_XMM2, 0x20);
+    x64_vperm2i128(as, S256_X(1), X64_XMM0, X64_XMM2, 0x31);
+    x64_vperm2i128(as, S256_X(2), X64_XMM1, X64_XMM3, 0x20);
+    x64_vperm2i128(as, S256_X(3), X64_XMM1, X64_XMM3, 0x31);
+    x64_bind(as, &enter);
+    x64_alu_ri(as, X64_ADD, S256_INP, 64);
+    x64_mov_mr(as, x64_at(X64_RSP, S256_INP_SLOT), S256_INP);
+    sha256_avx2_first_block(as, &with_schedule, &without);
+    x64_mov_rm(as, S256_CTX, x64_at(X64_RSP, S256_CTX_SLOT));
+    sha256_avx2_add_state(as);
+    /* buf is the second block now: past the last one, done */
+    x64_mov_rm(as, S256_INP, x64_at(X64_RSP, S256_INP_SLOT));
+    x64_alu_rm(as, X64_CMP, S256_INP, x64_at(X64_RSP, S256_INP_END));
+    x64_jcc(as, X64_A, &done);
+    x64_alu_rr_32(as, X64_XOR, S256_SRND, S256_SRND);
+    x64_align(as, 16);
+    x64_bind(as, &second);
+    sha256_avx2_second_block_trip(as);
+    x64_alu_ri(as, X64_ADD, S256_SRND, 2 * 32);
+    x64_alu_ri(as, X64_CMP, S256_SRND, 4 * 4 * 32);
+    x64_jcc(as, X64_B, &second);
+    x64_mov_rm(as, S256_CTX, x64_at(X64_RSP, S256_CTX_SLOT));
+    sha256_avx2_add_state(as);
+    x64_mov_rm(as, S256_INP, x64_at(X64_RSP, S256_INP_SLOT));
+    x64_alu_ri(as, X64_ADD, S256_INP, 64);
+    x64_alu_rm(as, X64_CMP, S256_INP, x64_at(X64_RSP, S256_INP_END));
+    x64_jcc(as, X64_B, &pair);
+    x64_jcc(as, X64_A, &done);
+
+    /* one block left (buf is the last): its words in the low lanes, the high lanes zero */
+    x64_bind(as, &one_block);
+    for (int k = 0; k < 4; k++) {
+        x64_vmovdqu_load(as, X64_L128, S256_X(k), x64_at(S256_INP, 16 * k));
+        x64_vpshufb(as, X64_L128, S256_X(k), S256_X(k), S256_BSWAP);
+    }
+    x64_jmp(as, &enter);
+
+    x64_bind(as, &done);
+    if (multi_block)
+        x64_mov_rm_32(as, X64_RAX, x64_at(X64_RSP, S256_RET_SLOT));
+    else
+        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+    x64_mov_rm(as, X64_RBP, x64_at(X64_RSP, S256_RBP_SLOT));
+    x64m_stub_end(as, &s256_frame, true);
+    return entry;
+}
+
+/* A pair of blocks as the loops run it, unrolled (each trip's offsets by displacement: SRND 0). */
+void x64_emit_sha256_avx2_blocks(x64_asm *as)
+{
+    const x64_vlen Y = X64_L256;
+    for (int k = 0; k < 4; k++) {
+        x64_vmovdqu_load(as, Y, X64_XMM0 + k, x64_at(S256_INP, 32 * k));
+        x64_vpshufb(as, Y, X64_XMM0 + k, X64_XMM0 + k, S256_BSWAP);
+    }
+    x64_vperm2i128(as, S256_X(0), X64_XMM0, X64_XMM2, 0x20);
+    x64_vperm2i128(as, S256_X(1), X64_XMM0, X64_XMM2, 0x31);
+    x64_vperm2i128(as, S256_X(2), X64_XMM1, X64_XMM3, 0x20);
+    x64_vperm2i128(as, S256_X(3), X64_XMM1, X64_XMM3, 0x31);
+    for (int trip = 0; trip < 3; trip++)
+        for (int j = 0; j < 4; j++)
+            sha256_avx2_group(as, j, 4 * j, true);
+    for (int trip = 0; trip < 2; trip++) {
+        sha256_avx2_group(as, 0, 0, false);
+        sha256_avx2_group(as, 1, 4, false);
+        x64_vmovdqa_rr(as, Y, S256_X(0), S256_X(2));
+        x64_vmovdqa_rr(as, Y, S256_X(1), S256_X(3));
+    }
+    sha256_avx2_add_state(as);
+    for (int trip = 0; trip < 8; trip++)
+        sha256_avx2_second_block_trip(as);
+    sha256_avx2_add_state(as);
+}
 
 /* ======================================================================================
  * SHA-512 with AVX2 and BMI2

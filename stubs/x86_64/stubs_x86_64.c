@@ -50,6 +50,12 @@ static size_t emit_sha256(void *as, const stub_variant *v, stub_id id)
     return x64_generate_sha256_implCompress(as, id == STUB_ID_sha256_implCompressMB);
 }
 
+static size_t emit_sha256_avx2(void *as, const stub_variant *v, stub_id id)
+{
+    (void)v;
+    return x64_generate_sha256_avx2_implCompress(as, id == STUB_ID_sha256_implCompressMB);
+}
+
 static size_t emit_sha512(void *as, const stub_variant *v, stub_id id)
 {
     (void)v;
@@ -71,8 +77,9 @@ static const x64_sha3_config sha3_gpr = {.variant = X64_SHA3_GPR};
  * ergonomics turn the intrinsic off with HotSpot's warning, or SIMD off),
  * else the GPR stub, with BMI1/BMI2 as UseBMI1Instructions and
  * UseBMI2Instructions say. MD5 in general registers (every x86-64 CPU). SHA-1 and SHA-256 on SHA-NI (with SSSE3's pshufb
- * and SSE4.1's pblendw/pinsrd), SHA-512 on AVX2 with BMI2's rorx: HotSpot's
- * x86 rules (ergonomics_x86_64.c).
+ * and SSE4.1's pblendw/pinsrd); SHA-256 without SHA-NI on AVX2 with BMI2
+ * (SHA256Design, which the ergonomics set from the CPU); SHA-512 on AVX2 with
+ * BMI2's rorx: HotSpot's x86 rules (ergonomics_x86_64.c).
  */
 static const stub_variant variants[] = {
     {STUB_FAMILY_SHA3, "avx512-lanes", STUB_KIND_SIMD, FEATURE(AVX512F) | FEATURE(AVX512VL),
@@ -97,7 +104,9 @@ static const stub_variant variants[] = {
     {STUB_FAMILY_SHA1, "sha-ni", STUB_KIND_CRYPTO, FEATURE(SHA) | FEATURE(SSSE3) | FEATURE(SSE4_1),
      STUB_SETTINGS(STUB_ON(UseSHA1Intrinsics)), emit_sha1, NULL},
     {STUB_FAMILY_SHA256, "sha-ni", STUB_KIND_CRYPTO, FEATURE(SHA) | FEATURE(SSSE3) | FEATURE(SSE4_1),
-     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics)), emit_sha256, NULL},
+     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics), STUB_TEXT(SHA256Design, "sha-ni")), emit_sha256, NULL},
+    {STUB_FAMILY_SHA256, "avx2", STUB_KIND_SIMD, FEATURE(AVX) | FEATURE(AVX2) | FEATURE(BMI2),
+     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics), STUB_TEXT(SHA256Design, "avx2")), emit_sha256_avx2, NULL},
     {STUB_FAMILY_SHA512, "avx2", STUB_KIND_SIMD, FEATURE(AVX) | FEATURE(AVX2) | FEATURE(BMI2),
      STUB_SETTINGS(STUB_ON(UseSHA512Intrinsics)), emit_sha512, NULL},
     {STUB_FAMILY_MD5, "gpr", STUB_KIND_GPR, 0, STUB_SETTINGS(STUB_ON(UseMD5Intrinsics)), emit_md5, NULL},
