@@ -36,6 +36,8 @@
 # Then the SHA-1/SHA-2 matrix, the other intrinsic flags, per model:
 #   sha1    -XX:+UseSHA1Intrinsics     SHA-1
 #   sha256  -XX:+UseSHA256Intrinsics   SHA-224, SHA-256
+#   s256avx2  (x86-64) -XX:SHA256Design=avx2: the AVX2 stub wherever AVX2 and BMI2 are,
+#           SHA-NI's with a warning where only SHA-NI is, the bytecode where neither
 #   sha512  -XX:+UseSHA512Intrinsics   SHA-384, SHA-512, SHA-512/224, SHA-512/256
 #   nosha   -XX:-UseSHA                all seven: the bytecode, no warning
 #   md5     (the defaults)             MD5: the GPR stub on every model (UseMD5Intrinsics is
@@ -44,8 +46,8 @@
 # which ran (the stub linked to SHA::, SHA2::, SHA5::implCompress0), the warning,
 # the digests against hashlib. Expected: the family's stub (AArch64 "crypto", x86-64
 # "sha-ni" for SHA-1/SHA-256, "avx2" for SHA-512) where the CPU has the feature
-# (sha1, sha256, sha512; sha; avx2 and bmi2), elsewhere HotSpot's "not available"
-# warning and the bytecode.
+# (sha1, sha256, sha512; sha; avx2 and bmi2; x86-64 SHA-256 without SHA-NI: "avx2"
+# where AVX2 and BMI2 are), elsewhere HotSpot's "not available" warning and the bytecode.
 # Exit status 1 when any cell differs from that. scripts/test-cross runs it.
 set -eu
 cd "$(dirname "$0")/.."
@@ -126,19 +128,23 @@ sha2_matrix() {
     if [ "$arch" = x86_64 ]; then f1=sha f2=sha f5=avx2 v1=sha-ni v2=sha-ni v5=avx2; else
         f1=sha1 f2=sha256 f5=sha512 v1=crypto v2=crypto v5=crypto; fi
     before=$failed
-    printf '\n%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s %-14s %-14s\n' model "$f1" "$f2" "$f5" sha1 sha256 sha512 \
-        nosha md5 nomd5
+    printf '\n%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s %-14s %-14s %-14s\n' model "$f1" "$f2" "$f5" sha1 sha256 \
+        sha512 nosha md5 nomd5 s256avx2
     for m in $models; do
         cpu=$(run "$m" -XX:+UnlockDiagnosticVMOptions -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
         has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
         h1=$(has "$f1") h2=$(has "$f2") h5=$(has "$f5")
         if [ "$arch" = x86_64 ] && [ "$(has bmi2)" = no ]; then h5=no; fi
+        h2avx=no
+        if [ "$arch" = x86_64 ]; then h2avx=$h5; fi # AVX2 and BMI2, as SHA-512's stub
         algos="SHA-1" holder=SHA
         c1=$(cell "$m" -XX:+UseSHA1Intrinsics)
         n1=$(cell "$m" -XX:-UseSHA)
         algos="SHA-224 SHA-256" holder=SHA2
         c2=$(cell "$m" -XX:+UseSHA256Intrinsics)
         n2=$(cell "$m" -XX:-UseSHA)
+        a2=-
+        if [ "$arch" = x86_64 ]; then a2=$(cell "$m" -XX:+UnlockDiagnosticVMOptions -XX:SHA256Design=avx2); fi
         algos="SHA-384 SHA-512 SHA-512/224 SHA-512/256" holder=SHA5
         c5=$(cell "$m" -XX:+UseSHA512Intrinsics)
         n5=$(cell "$m" -XX:-UseSHA)
@@ -147,14 +153,17 @@ sha2_matrix() {
         algos="MD5" holder=MD5
         md5=$(cell "$m")
         nomd5=$(cell "$m" -XX:-UseMD5Intrinsics)
-        printf '%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s %-14s %-14s\n' "${m%%,*}" "$h1" "$h2" "$h5" "$c1" "$c2" \
-            "$c5" "$nosha" "$md5" "$nomd5"
-        w1="int W OK" w2="int W OK" w5="int W OK"
+        printf '%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s %-14s %-14s %-14s\n' "${m%%,*}" "$h1" "$h2" "$h5" "$c1" \
+            "$c2" "$c5" "$nosha" "$md5" "$nomd5" "$a2"
+        w1="int W OK" w2="int W OK" w5="int W OK" wa="-"
         if [ "$h1" = yes ]; then w1="$v1 - OK"; fi
-        if [ "$h2" = yes ]; then w2="$v2 - OK"; fi
+        if [ "$h2" = yes ]; then w2="$v2 - OK"; elif [ "$h2avx" = yes ]; then w2="avx2 - OK"; fi
         if [ "$h5" = yes ]; then w5="$v5 - OK"; fi
+        if [ "$arch" = x86_64 ]; then
+            if [ "$h2avx" = yes ]; then wa="avx2 - OK"; elif [ "$h2" = yes ]; then wa="sha-ni W OK"; else wa="int - OK"; fi
+        fi
         for pair in "sha1:$w1:$c1" "sha256:$w2:$c2" "sha512:$w5:$c5" "nosha:int - OK:$nosha" "md5:gpr - OK:$md5" \
-            "nomd5:int - OK:$nomd5"; do
+            "nomd5:int - OK:$nomd5" "s256avx2:$wa:$a2"; do
             name=${pair%%:*} rest=${pair#*:} want=${rest%%:*} got=${rest#*:}
             if [ "$got" != "$want" ]; then
                 echo "  ${m%%,*} $name: expected '$want', got '$got'" >&2

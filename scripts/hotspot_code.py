@@ -12,9 +12,11 @@ against HotSpot 25's").
                                              design has its mix
     hotspot_code.py --record [--build DIR]   rewrite tests/hotspot/stubs.txt from live HotSpot 25
 
-The pairs, and which ones claim HotSpot's design, are tests/hotspot/stub_pairs.txt. The last line
-of the table: "hotspot: S of T stubs with HotSpot 25's instruction mix". sh scripts/test-hotspot
---code runs the table."""
+The pairs, and which ones claim HotSpot's design, are tests/hotspot/stub_pairs.txt. Their
+architecture is x86_64, aarch64, or x86_64@MODEL: HotSpot 25 under qemu-x86_64 -cpu MODEL (the
+value cross/qemu-x86_64-models.txt gives it), for a stub HotSpot generates only on CPUs this host
+is not (sha256_AVX2, without SHA-NI: x86_64@Haswell). The last line of the table: "hotspot: S of
+T stubs with HotSpot 25's instruction mix". sh scripts/test-hotspot --code runs the table."""
 
 import collections
 import os
@@ -71,7 +73,22 @@ HOLD = """public class Hold {
 """
 
 
-def hotspot_dump(arch):
+def split_source(source):
+    """'x86_64@Haswell' -> ('x86_64', 'Haswell'); 'x86_64' -> ('x86_64', None)."""
+    arch, _, model = source.partition("@")
+    return arch, model or None
+
+
+def qemu_model_value(model):
+    """The -cpu value of a model in cross/qemu-x86_64-models.txt (its first word is the model)."""
+    for line in open(os.path.join(ROOT, "cross/qemu-x86_64-models.txt")):
+        w = line.split()
+        if len(w) == 2 and not line.startswith("#") and w[1].split(",")[0] == model:
+            return w[1]
+    fail(f"{model}: not a model of cross/qemu-x86_64-models.txt")
+
+
+def hotspot_dump(source):
     """{stub name: bytes} of HotSpot 25's stubs (-XX:+PrintStubCode).
 
     The dump's [MachCode] lines print 4-byte chunks only (AbstractDisassembler::
@@ -79,7 +96,9 @@ def hotspot_dump(arch):
     number, they lack its last size mod 4 bytes (the epilogue's ret). There the bytes are read
     from the running JVM instead: a program that waits on its standard input, its stubs' ranges
     from the dump, their bytes from /proc/PID/mem. AArch64's instructions are words: its dump
-    is whole."""
+    is whole. Under qemu-x86_64 (x86_64@MODEL) the JVM's pid is QEMU's, whose memory holds the
+    guest's at the guest's addresses (a 64-bit guest on a 64-bit host: no offset)."""
+    arch, model = split_source(source)
     if arch == "aarch64":
         cmd = HOTSPOT[arch] + ["-XX:+UnlockDiagnosticVMOptions"] + EXTRA[arch] + ["-XX:+PrintStubCode", "-version"]
         p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -90,9 +109,12 @@ def hotspot_dump(arch):
         with open(os.path.join(tmp, "Hold.java"), "w") as f:
             f.write(HOLD)
         os.chmod(tmp, 0o755)
-        cmd = HOTSPOT[arch] + ["-XX:+UnlockDiagnosticVMOptions"] + EXTRA[arch] + ["-XX:+PrintStubCode",
-                                                                                  "/minivm/Hold.java"]
-        env = dict(os.environ, MINIVM_ORACLE_BIND=tmp)
+        if model:  # QEMU reads the host's file system (-L only for the paths the sysroot has)
+            head, hold, env = ["sh", "scripts/oracle", "java-x86_64", qemu_model_value(model)], \
+                os.path.join(tmp, "Hold.java"), dict(os.environ)
+        else:
+            head, hold, env = HOTSPOT[arch], "/minivm/Hold.java", dict(os.environ, MINIVM_ORACLE_BIND=tmp)
+        cmd = head + ["-XX:+UnlockDiagnosticVMOptions"] + EXTRA[arch] + ["-XX:+PrintStubCode", hold]
         p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         out, pid = [], None
@@ -166,9 +188,10 @@ def split_data(arch, code):
     return code, 0
 
 
-def mix(arch, code):
+def mix(source, code):
     """Counter of mnemonics llvm-mc decodes in code ('(invalid)' for each word or byte it cannot),
     the data after the code as '(data bytes)'."""
+    arch, _ = split_source(source)
     code, data = split_data(arch, code)
     text = " ".join(f"0x{b:02x}" for b in code)
     p = subprocess.run(["llvm-mc", "--disassemble"] + TRIPLES[arch], input=text, capture_output=True, text=True)
@@ -254,7 +277,7 @@ def main(argv):
     live = {}
     if mode in ("table", "record"):
         for arch in arches:
-            if arch == "x86_64" and host_arch() != "x86_64":
+            if split_source(arch)[0] == "x86_64" and host_arch() != "x86_64":
                 continue
             dump = hotspot_dump(arch)
             for a, stub, _, _, _ in pairs:
@@ -267,7 +290,8 @@ def main(argv):
         if missing:
             fail("HotSpot 25 generated no " + ", ".join(missing) + " here (the x86-64 SHA-3 stub needs AVX-512)")
         header = ["HotSpot 25's stubs for scripts/hotspot_code.py (sh scripts/test-hotspot --code), decoded by llvm-mc:",
-                  f"{java_version()}; x86-64 natively, AArch64 under qemu-aarch64 -cpu max -XX:+UseSHA3Intrinsics",
+                  f"{java_version()}; x86-64 natively (x86_64@MODEL: under qemu-x86_64 -cpu MODEL), AArch64 under "
+                  "qemu-aarch64 -cpu max -XX:+UseSHA3Intrinsics",
                   "rewritten by scripts/hotspot_code.py --record; '== ARCH STUB SIZE', then 'MNEMONIC COUNT' lines"]
         with open(RECORDED, "w") as f:
             f.write(format_recorded(rec, header))
@@ -285,7 +309,7 @@ def main(argv):
         if not hs:
             failed.append(f"{arch} {stub}: no HotSpot 25 mix (recorded or live)")
             continue
-        code = minivm_code(build, arch, stub, variant)
+        code = minivm_code(build, split_source(arch)[0], stub, variant)
         mv = mix(arch, code)
         d = difference(hs[1], mv)
         same += d == "-"
@@ -301,7 +325,8 @@ def main(argv):
         print("|---|---|---|---|---|---|---|---|---|")
         for arch, stub, variant, claim, hsz, msz, hn, mn, d, src in rows:
             design = "HotSpot's" if claim == "hotspot" else "minivm's own"
-            arch = "x86-64" if arch == "x86_64" else "AArch64"
+            base, model = split_source(arch)
+            arch = ("x86-64" if base == "x86_64" else "AArch64") + (f" (HotSpot on QEMU {model})" if model else "")
             print(f"| {arch} | `{stub}` | {variant} | {design} | {hsz} | {msz} | {hn}, {mn} | {d} | {src} |")
     for f in failed:
         print(f"hotspot_code: {f}", file=sys.stderr)
