@@ -174,7 +174,7 @@ static void evp_hash(int alg, const uint8_t *msg, size_t len, uint8_t *out, size
 static vm_program *prog;
 static vm_t *vm;
 static const vm_method *m_hash, *m_squeeze_parts, *m_reused, *m_update, *m_update_after_squeeze, *m_digest_only,
-    *m_squeeze_only, *m_compress, *m_compress_multi, *m_known, *m_get_instance;
+    *m_squeeze_only, *m_compress, *m_compress_multi, *m_known, *m_get_instance, *m_parallel;
 
 static int group_setup(void **state)
 {
@@ -222,6 +222,7 @@ static int group_setup(void **state)
     m_compress_multi = sd_method(prog, "Sha3Test.compressMulti");
     m_known = sd_method(prog, "Sha3Test.known");
     m_get_instance = sd_method(prog, "SHA3.getInstance");
+    m_parallel = sd_method(prog, "Sha3Test.parallelSqueeze");
     return 0;
 }
 
@@ -789,6 +790,89 @@ static void test_error(void **state)
         fail_msg("%s: stack trace without the caller:\n%s", c->what, vm->exc_trace ? vm->exc_trace : "(none)");
 }
 
+/* ---- SHA3Parallel ------------------------------------------------------------------------ */
+
+/* The C reference of SHA3Parallel: st from rate bytes of buf, `blocks` permutations, the lanes back. */
+static void ref_parallel_round(uint8_t *buf, int rate, int blocks)
+{
+    uint64_t st[25] = {0};
+    for (int i = 0; i < rate / 8; i++)
+        for (int k = 0; k < 8; k++)
+            st[i] |= (uint64_t)buf[8 * i + k] << (8 * k);
+    for (int b = 0; b < blocks; b++)
+        sha3_ref_keccak(st);
+    for (int i = 0; i < rate / 8; i++)
+        for (int k = 0; k < 8; k++)
+            buf[8 * i + k] = (uint8_t)(st[i] >> (8 * k));
+}
+
+/*
+ * Shake128Parallel (vm/lib/SHA3Parallel.mva) on two messages padded to one block each: the k-th
+ * squeezed block of each is its SHAKE128 output's k-th block (OpenSSL), for 1..4 squeezes; with a
+ * reset to the same buffers (which then hold the output) between two rounds, both states are
+ * reloaded from them (the C reference's permutation); a longer buffer's bytes after the block stay.
+ */
+static void test_parallel(void **state)
+{
+    (void)state;
+    static const struct { size_t len0, len1; } pairs[] = {{0, 0}, {3, 167}, {100, 31}, {136, 1}, {167, 64}};
+    enum { RATE = 168, LONG = 200 };
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+        for (int blocks = 1; blocks <= 4; blocks++)
+            for (int again = 0; again <= 1; again++) {
+                uint8_t buf0[RATE] = {0}, buf1[LONG] = {0}, want[2][4 * RATE];
+                const uint8_t *msg0 = msgbuf + 11 * p, *msg1 = msgbuf + 500 + 7 * p;
+                memcpy(buf0, msg0, pairs[p].len0);
+                memcpy(buf1, msg1, pairs[p].len1);
+                buf0[pairs[p].len0] ^= 0x1f, buf0[RATE - 1] ^= 0x80;
+                buf1[pairs[p].len1] ^= 0x1f, buf1[RATE - 1] ^= 0x80;
+                memset(buf1 + RATE, 0xa5, LONG - RATE);
+                vm_obj *b0 = sd_new_bytes(vm, buf0, RATE);
+                vm_push_root(vm, &b0);
+                vm_obj *b1 = sd_new_bytes(vm, buf1, LONG);
+                vm_push_root(vm, &b1);
+                vm_value args[4] = {{.ref = b0}, {.ref = b1}, {.i = blocks}, {.i = again}};
+                char ctx[96];
+                snprintf(ctx, sizeof ctx, "messages of %zu and %zu bytes, %d squeeze(s)%s", pairs[p].len0,
+                         pairs[p].len1, blocks, again ? ", reset, again" : "");
+                vm_value r = sd_call(vm, ctx, m_parallel, args);
+                uint8_t got[2 * RATE];
+                size_t n = sd_result_bytes(ctx, r, got, sizeof got);
+                assert_int_equal(n, 2 * RATE);
+                if (!again) {
+                    evp_hash(SHAKE128, msg0, pairs[p].len0, want[0], (size_t)blocks * RATE);
+                    evp_hash(SHAKE128, msg1, pairs[p].len1, want[1], (size_t)blocks * RATE);
+                    check_bytes(ctx, got, RATE, want[0] + (blocks - 1) * RATE, RATE);
+                    check_bytes(ctx, got + RATE, RATE, want[1] + (blocks - 1) * RATE, RATE);
+                } else {
+                    ref_parallel_round(buf0, RATE, blocks);
+                    ref_parallel_round(buf0, RATE, blocks);
+                    ref_parallel_round(buf1, RATE, blocks);
+                    ref_parallel_round(buf1, RATE, blocks);
+                    check_bytes(ctx, got, RATE, buf0, RATE);
+                    check_bytes(ctx, got + RATE, RATE, buf1, RATE);
+                }
+                const uint8_t *tail = (const uint8_t *)b1->data + RATE;
+                for (int k = 0; k < LONG - RATE; k++)
+                    if (tail[k] != 0xa5)
+                        fail_msg("%s: byte %d of the 200-byte buffer changed", ctx, RATE + k);
+                vm_pop_roots(vm, 2);
+            }
+    /* the JDK's check: a buffer shorter than the block */
+    vm_obj *b0 = sd_new_bytes(vm, msgbuf, 167);
+    vm_push_root(vm, &b0);
+    vm_obj *b1 = sd_new_bytes(vm, msgbuf, 168);
+    vm_push_root(vm, &b1);
+    vm_value args[4] = {{.ref = b0}, {.ref = b1}, {.i = 1}, {.i = 0}};
+    vm_value r = {0};
+    int st = vm_call(vm, m_parallel, args, &r);
+    vm_pop_roots(vm, 2);
+    if (st != VM_EXCEPTION || strcmp(vm->exc_name, "java.security.InvalidAlgorithmParameterException") != 0 ||
+        strcmp(vm->exc_msg, "Bad buffersize.") != 0)
+        fail_msg("a 167-byte buffer: status %d, %s; expected java.security.InvalidAlgorithmParameterException: "
+                 "Bad buffersize.", st, st == VM_OK ? "no exception" : sd_exc_text(vm, false));
+}
+
 /* getInstance: the six names, and nothing else (exact, case-sensitive). */
 static void test_get_instance(void **state)
 {
@@ -850,7 +934,7 @@ int main(int argc, char **argv)
 
 static int suite(void)
 {
-    enum { MAXT = NNIST + 1 + 3 * NALGS + 2 + 1 + 1 + NERRS + 2 };
+    enum { MAXT = NNIST + 1 + 3 * NALGS + 2 + 1 + 1 + NERRS + 3 };
     static struct CMUnitTest tests[MAXT];
     static char names[MAXT][96];
     int n = 0;
@@ -875,6 +959,7 @@ static int suite(void)
     for (int i = 0; i < NERRS; i++)
         ADD(test_error, &ERRS[i], test_teardown, "error: %s", ERRS[i].what);
     ADD(test_get_instance, NULL, test_teardown, "%s", "getInstance names");
+    ADD(test_parallel, NULL, test_teardown, "%s", "SHA3Parallel: SHAKE128 pairs");
 #undef ADD
     return _cmocka_run_group_tests("sha3", tests, (size_t)n, group_setup, group_teardown);
 }
