@@ -79,7 +79,14 @@ struct stub_variant {
     int nsettings;
     stub_emit_fn emit;           /* its generator */
     const void *design;          /* the generator's parameters (an a64_sha3_config, an x64_sha3_config), or NULL */
+    uint64_t absent;             /* the family's stubs it has no design for (STUB_ABSENT): none generated, the
+                                    bytecode runs (SHA-3's double_keccak outside HotSpot's vector designs) */
 };
+
+#define STUB_ABSENT(name) (UINT64_C(1) << STUB_ID_##name)
+
+/* Does v generate stub id (one of its family's, not absent)? */
+bool stub_variant_has(const stub_variant *v, stub_id id);
 
 /*
  * The variant of a family the VM generates (stub_choose). When the flags

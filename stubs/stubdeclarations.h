@@ -30,6 +30,11 @@
  * `do { ...; ofs += block size; } while (ofs <= limit)` and returns the
  * final ofs, exactly as DigestBase.implCompressMultiBlock0; one per family
  * serves _digestBase_implCompressMB, chosen by the receiver's record.
+ * double_keccak (SHA3Parallel.doubleKeccak, HotSpot's _double_keccak)
+ * permutes two distinct long[25] states in place; its return value is not
+ * read (HotSpot's returns 0, the Java method 1). A variant without a
+ * double_keccak design leaves it out (stub_variant.absent): the bytecode
+ * runs, as in HotSpot where StubRoutines has no entry.
  */
 #ifndef MINIVM_STUBDECLARATIONS_H
 #define MINIVM_STUBDECLARATIONS_H
@@ -63,6 +68,7 @@
             (const uint8_t *buf, int64_t *state, int32_t block_size))                                   \
     do_stub(sha3_implCompressMB, SHA3, _digestBase_implCompressMB, int32_t,                             \
             (const uint8_t *buf, int64_t *state, int32_t block_size, int32_t ofs, int32_t limit))       \
+    do_stub(double_keccak, SHA3, _double_keccak, int32_t, (int64_t *state0, int64_t *state1))           \
     do_stub(sha1_implCompress, SHA1, _sha_implCompress, void, (const uint8_t *buf, int32_t *state))     \
     do_stub(sha1_implCompressMB, SHA1, _digestBase_implCompressMB, int32_t,                             \
             (const uint8_t *buf, int32_t *state, int32_t ofs, int32_t limit))                           \

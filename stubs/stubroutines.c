@@ -101,6 +101,11 @@ static bool setting_holds(const stub_setting *s)
     }
 }
 
+bool stub_variant_has(const stub_variant *v, stub_id id)
+{
+    return v->family == stub_descs[id].family && !(v->absent & (UINT64_C(1) << id));
+}
+
 bool stub_variant_selected(const stub_variant *v)
 {
     for (int i = 0; i < v->nsettings; i++)
@@ -209,6 +214,10 @@ const stub_mark *stubs_generate_one(const stub_arch_ops *arch, codecache *cc, st
         snprintf(err, errlen, "%s (%s): a variant of another family", stub_descs[id].name, v->name);
         return NULL;
     }
+    if (!stub_variant_has(v, id)) {
+        snprintf(err, errlen, "%s (%s): the variant has no design for it", stub_descs[id].name, v->name);
+        return NULL;
+    }
     uint8_t *code = codecache_begin_stub(cc, &room);
     if (!code) {
         snprintf(err, errlen, "%s (%s): the code cache is full", stub_descs[id].name, v->name);
@@ -251,7 +260,7 @@ bool stubs_generate_into(const stub_arch_ops *arch, codecache *cc, size_t capaci
     }
     for (int id = 0; id < STUB_COUNT; id++) {
         stub_family f = stub_descs[id].family;
-        if (!choice[f].variant)
+        if (!choice[f].variant || !stub_variant_has(choice[f].variant, (stub_id)id))
             continue;
         marks[id] = stubs_generate_one(arch, cc, (stub_id)id, choice[f].variant, err, sizeof err);
         if (!marks[id]) {

@@ -144,7 +144,7 @@ static int run_variant(const stub_variant *v, int (*run)(const stub_routines *t,
     }
     for (int id = 0; id < STUB_COUNT; id++) {
         const stub_entry *e = &t->entry[id];
-        if (stub_descs[id].family == v->family && (!e->fn || strcmp(e->variant, v->name) != 0)) {
+        if (stub_variant_has(v, (stub_id)id) && (!e->fn || strcmp(e->variant, v->name) != 0)) {
             fprintf(stderr, "%s: its settings link %s (%s), not it\n", v->name, e->fn ? e->variant : "no stub",
                     stub_descs[id].name);
             return 1;

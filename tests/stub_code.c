@@ -31,7 +31,7 @@ static int list(void)
             continue;
         for (size_t i = 0; i < arch->nvariants; i++)
             for (int id = 0; id < STUB_COUNT; id++)
-                if (stub_descs[id].family == arch->variants[i].family)
+                if (stub_variant_has(&arch->variants[i], (stub_id)id))
                     printf("%s %s %s\n", cpu_arch_name(arches[a]), stub_descs[id].name, arch->variants[i].name);
     }
     return 0;

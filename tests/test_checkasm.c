@@ -105,7 +105,7 @@ static bool is_multi_block(stub_id id) { return strcmp(stub_descs[id].intrinsic,
 static void add_target(const stub_arch_ops *arch, const stub_variant *v, const void *design, const char *label)
 {
     for (int id = 0; id < STUB_COUNT && ntargets < MAX_TARGETS; id++) {
-        if (stub_descs[id].family != v->family)
+        if (!stub_variant_has(v, (stub_id)id))
             continue;
         target *t = &targets[ntargets++];
         t->arch = arch;
@@ -114,7 +114,10 @@ static void add_target(const stub_arch_ops *arch, const stub_variant *v, const v
             t->v.design = design;
         t->id = (stub_id)id;
         snprintf(t->name, sizeof t->name, "%s %s %s%s%s%s", cpu_arch_name(arch->arch),
-                 stub_family_descs[v->family].display, v->name, is_multi_block((stub_id)id) ? " MB" : "",
+                 stub_family_descs[v->family].display, v->name,
+                 is_multi_block((stub_id)id)        ? " MB"
+                 : id == STUB_ID_double_keccak ? " double_keccak"
+                                               : "",
                  label ? " " : "", label ? label : "");
     }
 }
@@ -304,6 +307,16 @@ static const char *host_lacks(const target *t)
 
 #if defined(CHECKASM_TRAMPOLINE)
 
+/* Keccak-f[1600] of the zero state, once and twice: lane 0 as the Keccak team's reference gives it. */
+static bool ref_lane0_ok(void)
+{
+    uint64_t st[25] = {0};
+    sha3_ref_keccak(st);
+    bool once = st[0] == UINT64_C(0xf1258f7940e1dde7);
+    sha3_ref_keccak(st);
+    return once && st[0] == UINT64_C(0x2d5c954df96ecb3c);
+}
+
 /* One known answer per family through the stub itself: the initial state, the padded block of
    "abc", the digest of FIPS 180-4's and FIPS 202's examples (SHA3-256 for SHA-3). */
 static void check_known_answer(const target *t, const runnable *r)
@@ -364,6 +377,60 @@ static void check_known_answer(const target *t, const runnable *r)
     }
     if (strcmp(got, digests[f]) != 0)
         fail_msg("%s: the digest of \"abc\" is %s, FIPS says %s", t->name, got, digests[f]);
+}
+
+/*
+ * double_keccak (SHA3Parallel.doubleKeccak): two random states, each between guard bytes at
+ * one of STATE_PLACES lane offsets, against two permutations by the C reference, with garbage
+ * in the unused argument registers and the callee-saved ones checked; it returns 0 (as
+ * HotSpot's AArch64 stub; minivm's x86-64 one clears eax too). Then a known answer: the zero
+ * state permuted once (Keccak's reference, lane 0 0xf1258f7940e1dde7) beside that state
+ * permuted once more (0x2d5c954df96ecb3c).
+ */
+static void check_double_keccak(const target *t, int trials)
+{
+    runnable r;
+    make_runnable(t, &r);
+    checkasm_isa_init();
+    const size_t len = 200;
+    for (int k = 0; k <= trials; k++) {
+        const uint64_t seed = rng_state;
+        uint64_t ref[2][25];
+        guarded_state g[2];
+        for (int s = 0; s < 2; s++) {
+            for (int i = 0; i < 25; i++)
+                ref[s][i] = k < trials ? rnd() : 0;
+            memset(g[s].bytes, GUARD_BYTE, sizeof g[s].bytes);
+            g[s].len = len;
+            g[s].state = g[s].bytes + GUARD_BYTES + (size_t)((k + 5 * s) % STATE_PLACES) * 8;
+        }
+        if (k == trials) /* the known answer: state1 is the zero state permuted once */
+            sha3_ref_keccak(ref[1]);
+        for (int s = 0; s < 2; s++) {
+            memcpy(g[s].state, ref[s], len);
+            sha3_ref_keccak(ref[s]);
+        }
+        uint32_t clobbered = 0;
+        uint64_t ret = checkasm_call(r.entry, (uint64_t)(uintptr_t)g[0].state, (uint64_t)(uintptr_t)g[1].state, rnd(),
+                                     rnd(), rnd(), &clobbered);
+        char names[192];
+        if (clobbered)
+            fail_msg("%s (seed %#llx): failed to preserve%s", t->name, (unsigned long long)seed,
+                     checkasm_clobber_names(clobbered, names, sizeof names));
+        for (int s = 0; s < 2; s++) {
+            for (const uint8_t *p = g[s].bytes; p < g[s].bytes + sizeof g[s].bytes; p++)
+                if ((p < g[s].state || p >= g[s].state + len) && *p != GUARD_BYTE)
+                    fail_msg("%s (seed %#llx): wrote outside state%d", t->name, (unsigned long long)seed, s);
+            if (memcmp(g[s].state, ref[s], len) != 0)
+                fail_msg("%s (seed %#llx): state%d differs from the C reference's permutation", t->name,
+                         (unsigned long long)seed, s);
+        }
+        if ((uint32_t)ret != 0)
+            fail_msg("%s: returned %#x, not 0", t->name, (uint32_t)ret);
+    }
+    if (!(ref_lane0_ok()))
+        fail_msg("the C reference's Keccak-f[1600] of the zero state is not Keccak's");
+    codecache_release(&r.cc);
 }
 
 static void check_target(const target *t, int trials)
@@ -459,7 +526,7 @@ static void check_sigill(const target *t)
     if (pid == 0) {
         signal(SIGILL, SIG_DFL);
         static uint64_t st[25];
-        static uint8_t buf[168];
+        static uint8_t buf[200]; /* double_keccak: a second state */
         checkasm_call(r.entry, (uint64_t)(uintptr_t)buf, (uint64_t)(uintptr_t)st, 136, 0, 0, &(uint32_t){0});
         _exit(0);
     }
@@ -489,7 +556,10 @@ static void runs_as_reference(void **state)
         skip();
     }
 #if defined(CHECKASM_TRAMPOLINE)
-    check_target(t, takes_block_size(t->v.family) ? 40 : 200); /* per block size: SHA-3 has five */
+    if (t->id == STUB_ID_double_keccak)
+        check_double_keccak(t, 200);
+    else
+        check_target(t, takes_block_size(t->v.family) ? 40 : 200); /* per block size: SHA-3 has five */
 #else
     print_message("skipped: no trampoline for this host\n");
     skip();

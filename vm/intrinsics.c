@@ -14,7 +14,7 @@ typedef struct intrinsic_desc {
     const char *name;     /* "_sha3_implCompress" */
     const char *qname;    /* "SHA3.implCompress0"; NULL: HotSpot's id, no method in minivm */
     const char *sig;      /* HotSpot's signature, "([BI)V" */
-    const char *params;   /* parameter kinds, `this` first: R record, B byte[], I int */
+    const char *params;   /* parameter kinds, `this` first: R record, B byte[], L long[], I int */
     char ret;             /* V void, I int */
 } intrinsic_desc;
 
@@ -103,6 +103,7 @@ static vm_tkind kind_of(char c)
     switch (c) {
     case 'R': return VM_T_RECORD;
     case 'B': return VM_T_BYTES;
+    case 'L': return VM_T_LONGS;
     case 'I': return VM_T_INT;
     default: return VM_T_VOID;
     }
@@ -124,7 +125,7 @@ static const char *format_signature(const intrinsic_desc *d, char *buf, size_t l
     n += (size_t)snprintf(buf + n, len - n, "(");
     for (const char *k = d->params; *k && n < len; k++)
         n += (size_t)snprintf(buf + n, len - n, "%s%s", k == d->params ? "" : ", ",
-                              *k == 'R' ? "record" : *k == 'B' ? "byte[]" : "int");
+                              *k == 'R' ? "record" : *k == 'B' ? "byte[]" : *k == 'L' ? "long[]" : "int");
     if (n < len)
         snprintf(buf + n, len - n, ") -> %s", d->ret == 'I' ? "int" : "void");
     return buf;
@@ -273,9 +274,16 @@ static int link_one(vm_t *vm, const vm_method *m, vm_intrinsic_id *idp, char *wh
             break; /* the second: unreachable, qualified names are unique, one link per id and family */
         if (id_stubs[k].id != id || !has_stub(vm->opt.stubs, id_stubs[k].stub, &name, &variant))
             continue;
+        stub_family family = id_stubs[k].family;
+        if (id == VM_INTRINSIC_double_keccak) { /* static: no record, the stub is all it needs */
+            vm->intrinsics[vm->nintrinsics++] = (vm_intrinsic_link){.m = m, .id = (uint16_t)id,
+                                                                    .family = (uint16_t)family};
+            add_stub_text(stubs, stubslen, &sn, name, variant);
+            nlinks++;
+            continue;
+        }
         if (failure == LINK_NO_STUB) /* a stub: what is missing now is its record, or the record's shape */
             failure = id == VM_INTRINSIC_digestBase_implCompressMB ? LINK_NO_RECORD : LINK_SHAPE;
-        stub_family family = id_stubs[k].family;
         int rec = m->regtypes[0].rec;
         if (id == VM_INTRINSIC_digestBase_implCompressMB) {
             /* the family's library record, when the program has it (no SHA5: no SHA-512 stub) */
@@ -362,6 +370,8 @@ void vm_intrinsics_link(vm_t *vm)
    or NULL. At most one per family. */
 static const vm_intrinsic_link *find_link(const vm_t *vm, const vm_method *m, const vm_obj *self)
 {
+    if (self->kind != VM_T_RECORD)
+        return NULL;
     const vm_record *records = vm->prog->records;
     for (uint32_t i = 0; i < vm->nintrinsics; i++) {
         const vm_intrinsic_link *l = &vm->intrinsics[i];
@@ -371,6 +381,24 @@ static const vm_intrinsic_link *find_link(const vm_t *vm, const vm_method *m, co
     return NULL;
 }
 
+/* SHA3Parallel.doubleKeccak(lanes0, lanes1), linked: the stub permutes both when each is a long[] of at
+   least 25 lanes and they are two arrays (one array twice is two permutations of it in Java: the
+   bytecode's) */
+static int double_keccak_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result)
+{
+    const vm_intrinsic_link *l = NULL;
+    for (uint32_t i = 0; i < vm->nintrinsics && !l; i++)
+        if (vm->intrinsics[i].m == m && vm->intrinsics[i].id == VM_INTRINSIC_double_keccak)
+            l = &vm->intrinsics[i];
+    vm_obj *a = args[0].ref, *b = args[1].ref;
+    if (!l || !a || !b || a == b || a->kind != VM_T_LONGS || b->kind != VM_T_LONGS || a->length < 25 ||
+        b->length < 25)
+        return 0;
+    STUB_FN(vm->opt.stubs, double_keccak)(VM_LONGS(a), VM_LONGS(b));
+    result->i = 1;
+    return 1;
+}
+
 int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result)
 {
     /*
@@ -378,6 +406,8 @@ int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_val
      * these checks cost a few compares per block. Each failure is something
      * the bytecode answers with an exception or a result of its own.
      */
+    if (m->nparams == 2 && m->regtypes[0].kind == VM_T_LONGS)
+        return double_keccak_call(vm, m, args, result);
     const vm_obj *self = args[0].ref;
     if (!self)
         return 0;

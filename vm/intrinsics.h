@@ -14,7 +14,7 @@
  *      "no compiler intrinsic is defined for the method";
  *   2. the id is not in vm_options.disable_intrinsic (-XX:DisableIntrinsic);
  *   3. the stub table has the id's stub (NULL: flag off, no stub on this CPU);
- *   4. the record of `this` has the fields the stub reads, with their types
+ *   4. (the digests' ids) the record of `this` has the fields the stub reads, with their types
  *      (a malformed program is refused here, not at the first call); for
  *      _digestBase_implCompressMB, per family whose stub exists, the
  *      family's record (MD5.MD5, SHA.SHA, SHA2.SHA2, SHA5.SHA5, SHA3.SHA3) when the
@@ -37,7 +37,11 @@
  * The ids, HotSpot's names (classfile/vmIntrinsics.hpp). Per id: the method's
  * qualified name; HotSpot's signature (the receiver is implicit there,
  * explicit here); the parameter kinds, `this` included (R record, B byte[],
- * I int); the return kind (V void, I int).
+ * L long[], I int); the return kind (V void, I int).
+ *
+ * _double_keccak is static (SHA3Parallel.doubleKeccak(long[], long[])): no
+ * receiver, no record; its stub permutes both arrays' 25 lanes and the call
+ * returns 1, as the Java method does.
  *
  * _digestBase_implCompressMB serves every digest (HotSpot's
  * inline_digestBase_implCompressMB): its call runs the multi-block stub of
@@ -51,7 +55,8 @@
     X(_md5_implCompress,          "MD5.implCompress0",                  "([BI)V",  "RBI",  'V')          \
     X(_sha_implCompress,          "SHA.implCompress0",                  "([BI)V",  "RBI",  'V')          \
     X(_sha2_implCompress,         "SHA2.implCompress0",                 "([BI)V",  "RBI",  'V')          \
-    X(_sha5_implCompress,         "SHA5.implCompress0",                 "([BI)V",  "RBI",  'V')
+    X(_sha5_implCompress,         "SHA5.implCompress0",                 "([BI)V",  "RBI",  'V')          \
+    X(_double_keccak,             "SHA3Parallel.doubleKeccak",          "([J[J)I", "LL",   'I')
 
 typedef enum vm_intrinsic_id {
     VM_INTRINSIC_NONE, /* HotSpot's _none: not an intrinsic */

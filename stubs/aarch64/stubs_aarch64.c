@@ -73,9 +73,11 @@ static const a64_sha3_config sha3_gpr = {.simd = false};
  */
 static const stub_variant variants[] = {
     {STUB_FAMILY_SHA3, "simd", STUB_KIND_SIMD, FEATURE(SHA3),
-     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic)), emit_sha3, &sha3_simd},
+     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic)), emit_sha3, &sha3_simd,
+     STUB_ABSENT(double_keccak)},
     {STUB_FAMILY_SHA3, "gpr", STUB_KIND_GPR, 0,
-     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_OFF(UseSIMDForSHA3Intrinsic)), emit_sha3, &sha3_gpr},
+     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_OFF(UseSIMDForSHA3Intrinsic)), emit_sha3, &sha3_gpr,
+     STUB_ABSENT(double_keccak)},
     {STUB_FAMILY_SHA1, "crypto", STUB_KIND_CRYPTO, FEATURE(SHA1), STUB_SETTINGS(STUB_ON(UseSHA1Intrinsics)), emit_sha1,
      NULL},
     {STUB_FAMILY_SHA256, "crypto", STUB_KIND_CRYPTO, FEATURE(SHA2), STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics)),

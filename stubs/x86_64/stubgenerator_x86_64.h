@@ -64,6 +64,12 @@ extern const uint64_t x64_sha3_round_consts[24];
  */
 size_t x64_generate_sha3_implCompress(x64_asm *as, const x64_sha3_config *cfg);
 
+/* double_keccak (HotSpot 25's AVX-512 design: the row design on two states at once, each
+   instruction once per state), for SHA3Parallel.doubleKeccak: rdi state0, rsi state1; returns
+   0. Needs AVX-512F and BW (as the row stub); saves nothing, ends with vzeroupper. */
+size_t x64_generate_double_keccak(x64_asm *as);
+void x64_emit_double_keccak_round(x64_asm *as);
+
 /* One Keccak round of the variant as its stub emits it (for llvm-mca and
    the instruction counts in docs/stubs.md). */
 void x64_emit_sha3_round(x64_asm *as, const x64_sha3_config *cfg);

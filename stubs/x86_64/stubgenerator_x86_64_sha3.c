@@ -227,48 +227,68 @@ static void evpermt2q(x64_asm *as, x64_vreg dst, x64_vreg idx, x64_vreg b)
 
 static void copy512(x64_asm *as, x64_vreg dst, x64_vreg src) { x64_evmovdqu16_rr(as, X64_L512, dst, src); }
 
-static void avx512_round(x64_asm *as)
+/*
+ * One round on nsets states at once (HotSpot's double_keccak interleaves two: each
+ * instruction for the first state, zmm0..zmm6, then for the second, zmm10..zmm16; the
+ * permutation and rotation vectors zmm17..zmm31 are shared). S(n) is state set s's
+ * register n (0..6); T(n) a shared one.
+ */
+#define S(n) ((x64_vreg)(X64_XMM0 + (n) + 10 * s))
+#define T(n) X64_XMM##n
+#define EACH(stmt)                        \
+    do {                                  \
+        for (int s = 0; s < nsets; s++) { \
+            stmt;                         \
+        }                                 \
+    } while (0)
+
+static void avx512_round_sets(x64_asm *as, int nsets, x64_reg next)
 {
     /* theta: C in zmm5 (xor3 twice), C' = rol(C, 1) in zmm6, both rotated by a lane */
-    copy512(as, Z(5), Z(0));
-    x64_vpternlogq(as, X64_L512, Z(5), Z(1), Z(2), 0x96);
-    x64_vpternlogq(as, X64_L512, Z(5), Z(3), Z(4), 0x96);
-    x64_vprolq(as, X64_L512, Z(6), Z(5), 1);
-    evpermt2q(as, Z(5), Z(30), Z(5));
-    evpermt2q(as, Z(6), Z(31), Z(6));
+    EACH(copy512(as, S(5), S(0)));
+    EACH(x64_vpternlogq(as, X64_L512, S(5), S(1), S(2), 0x96));
+    EACH(x64_vpternlogq(as, X64_L512, S(5), S(3), S(4), 0x96));
+    EACH(x64_vprolq(as, X64_L512, S(6), S(5), 1));
+    EACH(evpermt2q(as, S(5), T(30), S(5)));
+    EACH(evpermt2q(as, S(6), T(31), S(6)));
     for (int r = 0; r < 5; r++)
-        x64_vpternlogq(as, X64_L512, X64_XMM0 + r, Z(5), Z(6), 0x96);
+        EACH(x64_vpternlogq(as, X64_L512, S(r), S(5), S(6), 0x96));
     /* rho and pi: the 24 moving lanes, then their rotations */
-    evpermt2q(as, Z(4), Z(17), Z(3));
-    evpermt2q(as, Z(3), Z(18), Z(2));
-    evpermt2q(as, Z(2), Z(17), Z(1));
-    evpermt2q(as, Z(1), Z(19), Z(0));
-    evpermt2q(as, Z(4), Z(20), Z(2));
-    x64_evop_rrr(as, X64_VPROLVQ, X64_L512, Z(1), X64_K0, false, Z(1), Z(27));
-    x64_evop_rrr(as, X64_VPROLVQ, X64_L512, Z(3), X64_K0, false, Z(3), Z(28));
-    x64_evop_rrr(as, X64_VPROLVQ, X64_L512, Z(4), X64_K0, false, Z(4), Z(29));
-    copy512(as, Z(2), Z(1));
-    copy512(as, Z(5), Z(3));
-    evpermt2q(as, Z(0), Z(21), Z(4));
-    evpermt2q(as, Z(1), Z(22), Z(3));
-    evpermt2q(as, Z(5), Z(22), Z(2));
-    copy512(as, Z(3), Z(1));
-    copy512(as, Z(2), Z(5));
-    evpermt2q(as, Z(1), Z(23), Z(4));
-    evpermt2q(as, Z(2), Z(24), Z(4));
-    evpermt2q(as, Z(3), Z(25), Z(4));
-    evpermt2q(as, Z(4), Z(26), Z(5));
+    EACH(evpermt2q(as, S(4), T(17), S(3)));
+    EACH(evpermt2q(as, S(3), T(18), S(2)));
+    EACH(evpermt2q(as, S(2), T(17), S(1)));
+    EACH(evpermt2q(as, S(1), T(19), S(0)));
+    EACH(evpermt2q(as, S(4), T(20), S(2)));
+    EACH(x64_evop_rrr(as, X64_VPROLVQ, X64_L512, S(1), X64_K0, false, S(1), T(27)));
+    EACH(x64_evop_rrr(as, X64_VPROLVQ, X64_L512, S(3), X64_K0, false, S(3), T(28)));
+    EACH(x64_evop_rrr(as, X64_VPROLVQ, X64_L512, S(4), X64_K0, false, S(4), T(29)));
+    EACH(copy512(as, S(2), S(1)));
+    EACH(copy512(as, S(5), S(3)));
+    EACH(evpermt2q(as, S(0), T(21), S(4)));
+    EACH(evpermt2q(as, S(1), T(22), S(3)));
+    EACH(evpermt2q(as, S(5), T(22), S(2)));
+    EACH(copy512(as, S(3), S(1)));
+    EACH(copy512(as, S(2), S(5)));
+    EACH(evpermt2q(as, S(1), T(23), S(4)));
+    EACH(evpermt2q(as, S(2), T(24), S(4)));
+    EACH(evpermt2q(as, S(3), T(25), S(4)));
+    EACH(evpermt2q(as, S(4), T(26), S(5)));
     /* chi row by row (vpternlogq 0xb4: x ^ (y & ~z)), iota after row 1 as HotSpot */
     for (int r = 0; r < 5; r++) {
-        evpermt2q(as, Z(5), Z(31), X64_XMM0 + r);
-        evpermt2q(as, Z(6), Z(31), Z(5));
-        x64_vpternlogq(as, X64_L512, X64_XMM0 + r, Z(6), Z(5), 0xb4);
+        EACH(evpermt2q(as, S(5), T(31), S(r)));
+        EACH(evpermt2q(as, S(6), T(31), S(5)));
+        EACH(x64_vpternlogq(as, X64_L512, S(r), S(6), S(5), 0xb4));
         if (r == 1) {
-            x64_evop_rrm(as, X64_VPXORQ, X64_L512, Z(0), X64_K1, false, Z(0), x64_at(CONST_NEXT, 0));
-            x64_alu_ri(as, X64_ADD, CONST_NEXT, 8);
+            EACH(x64_evop_rrm(as, X64_VPXORQ, X64_L512, S(0), X64_K1, false, S(0), x64_at(next, 0)));
+            x64_alu_ri(as, X64_ADD, next, 8);
         }
     }
 }
+#undef EACH
+#undef T
+#undef S
+
+static void avx512_round(x64_asm *as) { avx512_round_sets(as, 1, CONST_NEXT); }
 
 /* The row xors of one block size after row 0: whole rows with k5, the last with k<lanes>. */
 static void avx512_absorb_rows(x64_asm *as, int lanes)
@@ -334,6 +354,57 @@ static size_t generate_avx512(x64_asm *as, const x64_sha3_config *cfg)
     x64m_stub_end(as, &avx512_frame, true);
     return entry;
 }
+
+/*
+ * double_keccak (HotSpot 25's generate_double_keccak, stubGenerator_x86_64_sha3.cpp): the
+ * row design's 24 rounds on two states at once, rdi state0, rsi state1 (long[25] each), no
+ * absorb. The first state's rows in zmm0..zmm4 (temporaries zmm5, zmm6), the second's in
+ * zmm10..zmm14 (zmm15, zmm16), the constants in zmm17..zmm31 shared; each instruction of the
+ * round once per state, one after the other. HotSpot's registers: rdx the table, rcx the
+ * round constants (the argument registers it does not take), r10 the next constant, r11 the
+ * rounds left, so nothing is saved. Returns 0 in eax (HotSpot's leaves k5's 0x1f there).
+ */
+#define DK_TABLE  X64_C_RARG2
+#define DK_RC     X64_C_RARG3
+#define DK_NEXT   X64_R10
+#define DK_LEFT   X64_R11
+static const x64m_frame double_keccak_frame = {NULL, 0, 0, 0};
+
+size_t x64_generate_double_keccak(x64_asm *as)
+{
+    size_t entry = x64m_stub_begin(as, &double_keccak_frame);
+    x64m_mov_address(as, DK_TABLE, avx512_perms_and_rots);
+    x64m_mov_address(as, DK_RC, x64_sha3_round_consts);
+    x64_mov_ri(as, X64_RAX, 0x1f);
+    x64_kmovw_kr(as, X64_K5, X64_RAX);
+    for (int k = 1; k <= 4; k++)
+        x64_kshiftrw(as, (x64_kreg)(X64_K5 - k), X64_K5, k);
+    for (int r = 0; r < 5; r++)
+        x64_evmovdqu64_load(as, X64_L512, X64_XMM0 + r, X64_K5, true, x64_at(X64_C_RARG0, 40 * r));
+    for (int r = 0; r < 5; r++)
+        x64_evmovdqu64_load(as, X64_L512, X64_XMM10 + r, X64_K5, true, x64_at(X64_C_RARG1, 40 * r));
+    for (int t = 0; t < 15; t++)
+        x64_evmovdqu64_load(as, X64_L512, X64_XMM17 + t, X64_K0, false, x64_at(DK_TABLE, 64 * t));
+    x64_mov_ri(as, DK_LEFT, 24);
+    x64_mov_rr(as, DK_NEXT, DK_RC);
+    x64_label rounds;
+    x64_label_init(&rounds);
+    x64_bind(as, &rounds);
+    x64_alu_ri_32(as, X64_SUB, DK_LEFT, 1);
+    avx512_round_sets(as, 2, DK_NEXT);
+    x64_alu_ri_32(as, X64_CMP, DK_LEFT, 0);
+    x64_jcc(as, X64_NE, &rounds);
+    for (int r = 0; r < 5; r++)
+        x64_evmovdqu64_store(as, X64_L512, x64_at(X64_C_RARG0, 40 * r), X64_K5, X64_XMM0 + r);
+    for (int r = 0; r < 5; r++)
+        x64_evmovdqu64_store(as, X64_L512, x64_at(X64_C_RARG1, 40 * r), X64_K5, X64_XMM10 + r);
+    x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+    x64m_stub_end(as, &double_keccak_frame, true);
+    return entry;
+}
+
+/* One double round as the stub's loop runs it (for the instruction counts). */
+void x64_emit_double_keccak_round(x64_asm *as) { avx512_round_sets(as, 2, DK_NEXT); }
 
 /* ======================================================================================
  * AVX-512 lanes: HotSpot's JDK-8384353 design, one lane per register

@@ -27,6 +27,8 @@
 /* The generators behind the rows: the x86-64 assembler, the stub id, the row's design. */
 static size_t emit_sha3(void *as, const stub_variant *v, stub_id id)
 {
+    if (id == STUB_ID_double_keccak) /* HotSpot's one design, under either AVX-512 variant */
+        return x64_generate_double_keccak(as);
     x64_sha3_config cfg = *(const x64_sha3_config *)v->design;
     cfg.multi_block = id == STUB_ID_sha3_implCompressMB;
     return x64_generate_sha3_implCompress(as, &cfg);
@@ -82,25 +84,25 @@ static const x64_sha3_config sha3_gpr = {.variant = X64_SHA3_GPR};
  * BMI2's rorx: HotSpot's x86 rules (ergonomics_x86_64.c).
  */
 static const stub_variant variants[] = {
-    {STUB_FAMILY_SHA3, "avx512-lanes", STUB_KIND_SIMD, FEATURE(AVX512F) | FEATURE(AVX512VL),
+    {STUB_FAMILY_SHA3, "avx512-lanes", STUB_KIND_SIMD, FEATURE(AVX512F) | FEATURE(AVX512VL) | FEATURE(AVX512BW),
      STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic), STUB_TEXT(SHA3AVX512Design, "lanes"),
                    STUB_INT(UseAVX, 3)),
-     emit_sha3, &sha3_lanes},
+     emit_sha3, &sha3_lanes, 0},
     {STUB_FAMILY_SHA3, "avx512", STUB_KIND_SIMD, FEATURE(AVX512F) | FEATURE(AVX512BW),
      STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic), STUB_TEXT(SHA3AVX512Design, "rows"),
                    STUB_INT(UseAVX, 3)),
      emit_sha3, &sha3_rows},
     {STUB_FAMILY_SHA3, "avx2", STUB_KIND_SIMD, FEATURE(AVX) | FEATURE(AVX2),
      STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic), STUB_INT(UseAVX, 2)), emit_sha3,
-     &sha3_avx2},
+     &sha3_avx2, STUB_ABSENT(double_keccak)},
     {STUB_FAMILY_SHA3, "gpr", STUB_KIND_GPR, FEATURE(BMI1) | FEATURE(BMI2),
      STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_OFF(UseSIMDForSHA3Intrinsic), STUB_ON(UseBMI1Instructions),
                    STUB_ON(UseBMI2Instructions)),
-     emit_sha3, &sha3_gpr_bmi},
+     emit_sha3, &sha3_gpr_bmi, STUB_ABSENT(double_keccak)},
     {STUB_FAMILY_SHA3, "gpr-nobmi", STUB_KIND_GPR, 0,
      STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_OFF(UseSIMDForSHA3Intrinsic), STUB_OFF(UseBMI1Instructions),
                    STUB_OFF(UseBMI2Instructions)),
-     emit_sha3, &sha3_gpr},
+     emit_sha3, &sha3_gpr, STUB_ABSENT(double_keccak)},
     {STUB_FAMILY_SHA1, "sha-ni", STUB_KIND_CRYPTO, FEATURE(SHA) | FEATURE(SSSE3) | FEATURE(SSE4_1),
      STUB_SETTINGS(STUB_ON(UseSHA1Intrinsics)), emit_sha1, NULL},
     {STUB_FAMILY_SHA256, "sha-ni", STUB_KIND_CRYPTO, FEATURE(SHA) | FEATURE(SSSE3) | FEATURE(SSE4_1),
