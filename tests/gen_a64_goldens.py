@@ -481,6 +481,23 @@ def write(f, case_list, words, header):
         f.write('%s\t%s\t0x%08x\t%s\n' % (name, ' '.join(str(o) for o in ops), w, text))
 
 
+
+def lane_d_form(name, mnem, post):
+    def fn(g):
+        n, vt, index, rn = 1 + g.r.randrange(4), g.v(), g.r.randrange(2), g.xs()
+        regs = ', '.join('v%d.d' % ((vt + k) % 32) for k in range(n))
+        ops, text = [n, vt, index, rn], '%s%d {%s}[%d], [%s]' % (mnem, n, regs, index, gpr(rn))
+        if post:
+            ops, text = ops + [8 * n], text + ', #%d' % (8 * n)
+        return ops, text
+    FORMS[name] = fn
+
+
+for m in ('ld', 'st'):
+    lane_d_form(m + 'n_lane_d', m, False)
+    lane_d_form(m + 'n_lane_d_post', m, True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--seed', type=int, default=SEED)

@@ -126,6 +126,10 @@ static long min_cases = 100;
     X(ldrq,          3, a64_ldrq(as, V(0), R(1), a[2]))                       \
     X(strq,          3, a64_strq(as, V(0), R(1), a[2]))                       \
     X(ld4r,          3, a64_ld4r(as, V(0), T(1), R(2)))                       \
+    X(ldn_lane_d,    4, a64_ldn_lane_d(as, a[0], V(1), a[2], R(3)))            \
+    X(stn_lane_d,    4, a64_stn_lane_d(as, a[0], V(1), a[2], R(3)))            \
+    X(ldn_lane_d_post, 5, a64_ldn_lane_d_post(as, a[0], V(1), a[2], R(3), a[4])) \
+    X(stn_lane_d_post, 5, a64_stn_lane_d_post(as, a[0], V(1), a[2], R(3), a[4])) \
     X(add_v,         4, a64_add_v(as, T(0), V(1), V(2), V(3)))                \
     X(rev64,         3, a64_rev64(as, T(0), V(1), V(2)))                      \
     X(rev32,         3, a64_rev32(as, T(0), V(1), V(2)))                      \
@@ -472,6 +476,9 @@ static void test_refusals(void **state)
     REFUSED(a64_ld1_post(as, 2, A64_V0, A64_T2D, A64_R0, 16), "transfer size")
     REFUSED(a64_ld1_post_reg(as, 1, A64_V0, A64_T2D, A64_R0, A64_ZR), "x0..x30")
     REFUSED(a64_ld1r_post(as, A64_V0, A64_T1D, A64_R0, 16), "transfer size")
+    REFUSED(a64_ldn_lane_d(as, 4, A64_V0, 2, A64_R0), "lane index")
+    REFUSED(a64_stn_lane_d(as, 5, A64_V0, 0, A64_R0), "register count")
+    REFUSED(a64_ldn_lane_d_post(as, 4, A64_V0, 1, A64_R8, 16), "transfer size")
     REFUSED(a64_eor_v(as, A64_T2D, A64_V0, A64_V1, A64_V2), "8b or 16b")
     REFUSED(a64_xar(as, A64_V0, A64_V1, A64_V2, 64), "imm")
     REFUSED(a64_eor3(as, A64_V0, A64_V1, A64_V2, (a64_vreg)32), "va")

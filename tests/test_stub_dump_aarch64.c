@@ -363,6 +363,44 @@ static void md5_generate_and_mix(void **state)
     }
 }
 
+/* double_keccak (HotSpot 25's): its round is the SIMD stub's word for word (with x8 for the round
+   constants, HotSpot's register in both); 117 words: enter 2, d8..d15 4, each state's lanes 8
+   (add, ld4, five ld4 post, ld1) in and 7 out, the count and constants 4, the loop 1 + 67 + 1,
+   d8..d15 back 4, leave 2 (mov sp, fp; ldp), mov x0, xzr, ret. No x18; fp in the frame record only. */
+static void double_keccak_generate_and_mix(void **state)
+{
+    (void)state;
+    static uint32_t words[2048], round[256];
+    a64_asm as;
+    a64_asm_init(&as, round, 256);
+    a64_emit_double_keccak_round(&as);
+    assert_false(a64_asm_failed(&as));
+    const size_t nround = a64_asm_pc(&as);
+    assert_int_equal(nround, 67);
+    a64_asm_init(&as, words, 2048);
+    as.fatal = false;
+    assert_int_equal(a64_generate_double_keccak(&as), 0);
+    assert_false(a64_asm_failed(&as));
+    size_t n = a64_asm_pc(&as);
+    assert_int_equal(n, 2 + 4 + 2 * 8 + 4 + 1 + 67 + 1 + 2 * 7 + 4 + 2 + 1 + 1);
+    assert_int_equal(words[n - 1], 0xd65f03c0u);
+    bool found = false;
+    for (size_t i = 0; i + nround <= n && !found; i++)
+        found = memcmp(words + i, round, nround * sizeof *round) == 0;
+    if (!found)
+        fail_msg("double_keccak: the round a64_emit_double_keccak_round emits is not in the stub");
+    print_message("double_keccak %4zu words (%4zu bytes)\n", n, 4 * n);
+    if (!have_llvm_mc())
+        return;
+    mix m = disassemble("double_keccak", words, n);
+    assert_int_equal(m.eor3, 10);
+    assert_int_equal(m.rax1, 5);
+    assert_int_equal(m.xar, 24);
+    assert_int_equal(m.bcax, 25);
+    assert_int_equal(m.uses_x18, 0);
+    assert_int_equal(m.uses_fp, 4); /* stp, mov fp, sp; mov sp, fp; ldp */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +410,7 @@ int main(void)
         cmocka_unit_test(sha2_round_constants),
         cmocka_unit_test(sha2_llvm_mc_dump),
         cmocka_unit_test(md5_generate_and_mix),
+        cmocka_unit_test(double_keccak_generate_and_mix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

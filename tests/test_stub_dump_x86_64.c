@@ -282,6 +282,43 @@ static void round_mix(void **state)
     }
 }
 
+/* double_keccak (HotSpot 25's): every byte decoded, EVEX with zmm; its round is the row stub's
+   for each of two states (zmm0..6 and zmm10..16) with one add of the constant pointer; loads
+   and stores of five rows per state, the 15 constant vectors, the masks, the loop. */
+static void double_keccak_decodes(void **state)
+{
+    (void)state;
+    if (!have_llvm_mc()) {
+        print_message("llvm-mc is not installed: skipped\n");
+        skip();
+    }
+    static uint8_t code[16384];
+    x64_asm as;
+    x64_asm_init(&as, code, sizeof code);
+    x64_emit_double_keccak_round(&as);
+    assert_false(x64_asm_failed(&as));
+    mix m = disassemble("double_keccak round", code, x64_asm_pc(&as));
+    assert_int_equal(m.vpermt2q, 2 * 24);
+    assert_int_equal(m.vpternlogq, 2 * 12);
+    assert_int_equal(m.copies, 2 * 5);
+    assert_int_equal(m.vprolvq, 2 * 3);
+    assert_int_equal(m.vprolq, 2 * 1);
+    assert_int_equal(m.vpxorq_masked, 2 * 1);
+    assert_int_equal(m.insns, 2 * (24 + 12 + 5 + 3 + 1 + 1) + 1);
+    x64_asm_init(&as, code, sizeof code);
+    as.fatal = false;
+    x64_generate_double_keccak(&as);
+    assert_false(x64_asm_failed(&as));
+    m = disassemble("double_keccak", code, x64_asm_pc(&as));
+    if (m.bytes != x64_asm_pc(&as))
+        fail_msg("double_keccak: llvm-mc accounts for %zu of the %zu bytes", m.bytes, x64_asm_pc(&as));
+    print_message("double_keccak %5zu bytes, %4d instructions\n", m.bytes, m.insns);
+    assert_int_equal(m.vzeroupper, 1);
+    /* enter 2; two addresses; the masks 1 + 1 + 4; 10 row loads, 15 constant loads; the count and
+       pointer 2; the loop (sub, round, cmp, jne); 10 row stores; xorl; vzeroupper, leave, ret */
+    assert_int_equal(m.insns, 2 + 2 + 6 + 25 + 2 + (3 + 2 * 46 + 1) + 10 + 1 + 3);
+}
+
 /* The SHA-1, SHA-256 and SHA-512 stubs, both entries: every byte decoded; SHA-NI's stubs
    are legacy SSE throughout (no VEX vector instruction, so no SSE/AVX transition, and no
    ymm: nothing for a vzeroupper to clean), SHA-512's are AVX/AVX2 and BMI only (VEX, no
@@ -495,6 +532,7 @@ int main(void)
         cmocka_unit_test(sha2_round_constants),
         cmocka_unit_test(sha2_dry_run_and_small_buffer),
         cmocka_unit_test(md5_stubs_decode),
+        cmocka_unit_test(double_keccak_decodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -593,6 +593,44 @@ INSN(ld1, 1)
 INSN(st1, 0)
 #undef INSN
 
+/* Single structure, 64-bit elements: 0 Q 001101 P L R Rm opcode S size Rn Rt with size 01, S 0, Q the
+   index; n 1: R 0 opcode 100, 2: R 1 100, 3: R 0 101, 4: R 1 101. */
+static void lane_d_fields(a64_insn *ip, int n, a64_vreg vt, int index, a64_reg rn, int load, int post)
+{
+    a64_insn i = *ip;
+    if (n < 1 || n > 4) {
+        refuse(&i, "register count %d is outside 1..4", n);
+        n = 1;
+    }
+    if (index < 0 || index > 1) {
+        refuse(&i, "lane index %d of a 64-bit element is outside 0..1", index);
+        index = 0;
+    }
+    int r = (n - 1) & 1, opcode = n <= 2 ? 0b100 : 0b101;
+    F(0, 31, 31); F(index, 30, 30); F(0b001101, 29, 24); F(post, 23, 23); F(load, 22, 22);
+    F(r, 21, 21); F(post ? 31 : 0, 20, 16); F(opcode, 15, 13); F(0, 12, 12); F(0b01, 11, 10);
+    RSP(rn, 5); VR(vt, 0);
+    *ip = i;
+}
+
+#define INSN(NAME, L)                                                                            \
+    void a64_##NAME##_lane_d(a64_asm *as, int n, a64_vreg vt, int index, a64_reg rn)             \
+    {                                                                                            \
+        BEGIN(#NAME "_lane_d");                                                                  \
+        lane_d_fields(&i, n, vt, index, rn, L, 0);                                               \
+        END();                                                                                   \
+    }                                                                                            \
+    void a64_##NAME##_lane_d_post(a64_asm *as, int n, a64_vreg vt, int index, a64_reg rn, int64_t imm) \
+    {                                                                                            \
+        BEGIN(#NAME "_lane_d_post");                                                             \
+        post_imm_check(&i, imm, 8 * (int64_t)n);                                                 \
+        lane_d_fields(&i, n, vt, index, rn, L, 1);                                               \
+        END();                                                                                   \
+    }
+INSN(ldn, 1)
+INSN(stn, 0)
+#undef INSN
+
 void a64_ld1r(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn)
 {
     BEGIN("ld1r");

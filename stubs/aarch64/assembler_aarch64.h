@@ -268,6 +268,12 @@ void a64_ld1r(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn);
 void a64_ld1r_post(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn, int64_t imm);
 void a64_ld1r_post_reg(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn, a64_reg rm);
 void a64_ld4r(a64_asm *as, a64_vreg vt, a64_arrangement t, a64_reg rn);
+/* Single structures of 64-bit elements: ldN/stN {vt.d .. vt+n-1.d}[index], [rn] with n 1..4
+ * and index 0..1 (one lane of each register; the other lane is kept), _post: [rn], #8n. */
+void a64_ldn_lane_d(a64_asm *as, int n, a64_vreg vt, int index, a64_reg rn);
+void a64_stn_lane_d(a64_asm *as, int n, a64_vreg vt, int index, a64_reg rn);
+void a64_ldn_lane_d_post(a64_asm *as, int n, a64_vreg vt, int index, a64_reg rn, int64_t imm);
+void a64_stn_lane_d_post(a64_asm *as, int n, a64_vreg vt, int index, a64_reg rn, int64_t imm);
 
 /* Bitwise vector ops: T is 8B or 16B. mov vd, vn is orr vd, vn, vn. */
 void a64_and_v(a64_asm *as, a64_arrangement t, a64_vreg vd, a64_vreg vn, a64_vreg vm);

@@ -91,4 +91,10 @@ extern const uint64_t a64_sha512_round_consts[80];
 size_t a64_generate_md5_implCompress(a64_asm *as, bool multi_block);
 void a64_emit_md5_block(a64_asm *as);
 
+/* double_keccak (HotSpot 25's design, FEAT_SHA3): SHA3Parallel.doubleKeccak's two states, x0 and x1
+   (long[25] each), in the two 64-bit elements of v0..v24, the SIMD stub's rounds unchanged; a frame
+   record, d8..d15 saved; returns 0 in x0. Returns the entry's word offset, as the others. */
+size_t a64_generate_double_keccak(a64_asm *as);
+void a64_emit_double_keccak_round(a64_asm *as);
+
 #endif

@@ -425,6 +425,66 @@ static void generate_sha3_gpr(a64_asm *as, const a64_sha3_config *cfg)
     a64_ret(as, A64_RLR);
 }
 
+/* ==== double_keccak ========================================================== */
+
+/*
+ * HotSpot 25's generate_double_keccak (stubGenerator_aarch64.cpp): two states at once, lane i
+ * of state0 in element 0 of v<i>, of state1 in element 1 (ld4/ld1 single structures, which
+ * leave the other element alone), then the SIMD stub's round unchanged: every instruction of
+ * it already works on both 64-bit elements (eor3, bcax on 16 bytes, rax1 and xar on 2d, the
+ * round constant by ld1r to both). x0 state0, x1 state1; x8 the lanes' pointer, then the round
+ * constants; w9 the rounds left. Frame record, d8..d15 saved; returns 0.
+ */
+static void double_keccak_lanes(a64_asm *as, bool load, a64_reg state, int index)
+{
+    const a64_reg lanes = A64_RSCRATCH1;
+    if (load) {
+        a64_add_imm(as, A64_X64, lanes, state, 32, 0);
+        a64_ldn_lane_d(as, 4, A64_V0, index, state);
+        for (int v = 4; v < 24; v += 4)
+            a64_ldn_lane_d_post(as, 4, (a64_vreg)v, index, lanes, 32);
+        a64_ldn_lane_d(as, 1, A64_V24, index, lanes);
+    } else { /* the state pointer itself walks the lanes: it is not needed after */
+        for (int v = 0; v < 24; v += 4)
+            a64_stn_lane_d_post(as, 4, (a64_vreg)v, index, state, 32);
+        a64_stn_lane_d(as, 1, A64_V24, index, state);
+    }
+}
+
+size_t a64_generate_double_keccak(a64_asm *as)
+{
+    size_t entry = a64_asm_pc(as);
+    const a64_reg rounds = A64_RSCRATCH2, rc = A64_RSCRATCH1;
+    a64_label rounds24_loop;
+    a64_label_init(&rounds24_loop);
+    a64m_enter(as);
+    a64_stpd_pre(as, A64_V8, A64_V9, A64_SP, -64);
+    a64_stpd(as, A64_V10, A64_V11, A64_SP, 16);
+    a64_stpd(as, A64_V12, A64_V13, A64_SP, 32);
+    a64_stpd(as, A64_V14, A64_V15, A64_SP, 48);
+    double_keccak_lanes(as, true, A64_C_RARG0, 0);
+    double_keccak_lanes(as, true, A64_C_RARG1, 1);
+    a64_movz(as, A64_W32, rounds, 24, 0);
+    a64m_mov64(as, rc, (uint64_t)(uintptr_t)a64_sha3_round_consts);
+    a64_bind(as, &rounds24_loop);
+    a64_sub_imm(as, A64_W32, rounds, rounds, 1, 0);
+    keccak_round_simd(as, rc);
+    a64_cbnz(as, A64_W32, rounds, &rounds24_loop);
+    double_keccak_lanes(as, false, A64_C_RARG0, 0);
+    double_keccak_lanes(as, false, A64_C_RARG1, 1);
+    a64_ldpd(as, A64_V14, A64_V15, A64_SP, 48);
+    a64_ldpd(as, A64_V12, A64_V13, A64_SP, 32);
+    a64_ldpd(as, A64_V10, A64_V11, A64_SP, 16);
+    a64_ldpd_post(as, A64_V8, A64_V9, A64_SP, 64);
+    a64_add_imm(as, A64_X64, A64_SP, A64_RFP, 0, 0); /* mov sp, fp: HotSpot's leave */
+    a64m_leave(as);
+    a64_mov_reg(as, A64_X64, A64_R0, A64_ZR);
+    a64_ret(as, A64_RLR);
+    return entry;
+}
+
+void a64_emit_double_keccak_round(a64_asm *as) { keccak_round_simd(as, A64_RSCRATCH1); }
+
 size_t a64_generate_sha3_implCompress(a64_asm *as, const a64_sha3_config *cfg)
 {
     size_t entry = a64_asm_pc(as);

@@ -27,6 +27,8 @@
    4 bytes: the entry's word index becomes a byte offset). */
 static size_t emit_sha3(void *as, const stub_variant *v, stub_id id)
 {
+    if (id == STUB_ID_double_keccak) /* the SIMD variant's: HotSpot's design */
+        return a64_generate_double_keccak(as) * sizeof(uint32_t);
     a64_sha3_config cfg = *(const a64_sha3_config *)v->design;
     cfg.multi_block = id == STUB_ID_sha3_implCompressMB;
     /* fp and x18 stay out of use when the design says so, or the flag, or the platform */
@@ -73,8 +75,7 @@ static const a64_sha3_config sha3_gpr = {.simd = false};
  */
 static const stub_variant variants[] = {
     {STUB_FAMILY_SHA3, "simd", STUB_KIND_SIMD, FEATURE(SHA3),
-     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic)), emit_sha3, &sha3_simd,
-     STUB_ABSENT(double_keccak)},
+     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic)), emit_sha3, &sha3_simd, 0},
     {STUB_FAMILY_SHA3, "gpr", STUB_KIND_GPR, 0,
      STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_OFF(UseSIMDForSHA3Intrinsic)), emit_sha3, &sha3_gpr,
      STUB_ABSENT(double_keccak)},

@@ -362,7 +362,7 @@ static size_t generate_avx512(x64_asm *as, const x64_sha3_config *cfg)
  * zmm10..zmm14 (zmm15, zmm16), the constants in zmm17..zmm31 shared; each instruction of the
  * round once per state, one after the other. HotSpot's registers: rdx the table, rcx the
  * round constants (the argument registers it does not take), r10 the next constant, r11 the
- * rounds left, so nothing is saved. Returns 0 in eax (HotSpot's leaves k5's 0x1f there).
+ * rounds left, so nothing is saved. Returns 0 in eax (HotSpot's clears rax with xorq).
  */
 #define DK_TABLE  X64_C_RARG2
 #define DK_RC     X64_C_RARG3
