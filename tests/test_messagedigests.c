@@ -168,9 +168,13 @@ static void check_table(const table *t, const expect_row *rows, int nrows, int c
     assert_int_equal(c_units, width);
     for (size_t i = strlen("Benchmark"); i < name_len; i++)
         assert_int_equal(h[i], ' ');
-    /* JMH's widths: (key) + 2 (the values here are shorter), Mode "thrpt" + 2,
+    /* JMH's widths: the widest of (key) and its values + 2, Mode "thrpt" + 2,
        Cnt 3 + 2, Units "ops/ms" + 2; Score two spaces, Error one more */
-    assert_int_equal(c_name, (int)name_len + 16);
+    size_t key_len = strlen("(digesterName)");
+    for (int i = 0; i < nrows; i++)
+        if (strlen(rows[i].name) > key_len)
+            key_len = strlen(rows[i].name);
+    assert_int_equal(c_name, (int)(name_len + 2 + key_len));
     assert_int_equal(c_mode - c_len, 7);
     assert_int_equal(c_cnt - c_mode, 5);
     assert_int_equal(c_units - c_err, 8);
@@ -291,6 +295,35 @@ static void test_one_iteration(void **state)
     tu_result_free(&r);
 }
 
+/* The SHAKE128 pairs (SHA3Parallel; the same with two single-state permutations), both benchmarks,
+   with the stubs and without: a row each (a length of 0 squeezes one block too). */
+static void test_pairs(void **state)
+{
+    (void)state;
+    static const char *const flags[] = {"-XX:+UseSHA3Intrinsics", "-XX:-UseSHA3Intrinsics"};
+    for (size_t f = 0; f < 2; f++) {
+        const char *argv[] = {"-XX:+UnlockDiagnosticVMOptions", flags[f], tu_source_path("bench/MessageDigests.mva"),
+                              "digest", "getAndDigest", "-p", "digesterName=SHAKE128x2,SHAKE128x2-single", "-p",
+                              "length=0,400", "-wi", "0", "-i", "2", "-w", "0", "-r", "5", NULL};
+        tu_result r = tu_run(argv, NULL, 120);
+        assert_int_equal(r.status, 0);
+        static const expect_row rows[] = {
+            {"MessageDigests.digest", "SHAKE128x2", "0"},
+            {"MessageDigests.digest", "SHAKE128x2", "400"},
+            {"MessageDigests.digest", "SHAKE128x2-single", "0"},
+            {"MessageDigests.digest", "SHAKE128x2-single", "400"},
+            {"MessageDigests.getAndDigest", "SHAKE128x2", "0"},
+            {"MessageDigests.getAndDigest", "SHAKE128x2", "400"},
+            {"MessageDigests.getAndDigest", "SHAKE128x2-single", "0"},
+            {"MessageDigests.getAndDigest", "SHAKE128x2-single", "400"},
+        };
+        table t = parse_table(r.out);
+        check_table(&t, rows, 8, 2);
+        free_table(&t);
+        tu_result_free(&r);
+    }
+}
+
 /* Benchmarks run in JMH's (alphabetical) order whatever the command line's;
    parameter values in the order given; a wide value widens its column. */
 static void test_order_and_widths(void **state)
@@ -377,10 +410,11 @@ static const error_case errors[] = {
     {{"-f", "1"}, "MessageDigests: unknown option '-f'"},
     {{"-p", "digesterName=MD2"},
      "MessageDigests: unknown digester name 'MD2' (minivm has MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, "
-     "SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHA-256-JDK15)"},
+     "SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHA-256-JDK15, SHAKE128x2, SHAKE128x2-single)"},
     {{"-p", "digesterName=SHA3-256,SHAKE128"},
      "MessageDigests: unknown digester name 'SHAKE128' (minivm has MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, "
-     "SHA-512/224, SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHA-256-JDK15)"},
+     "SHA-512/224, SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHA-256-JDK15, SHAKE128x2, "
+     "SHAKE128x2-single)"},
     {{"-p", "digesterName="}, "MessageDigests: empty value for parameter digesterName"},
     {{"-p", "length=64,"}, "MessageDigests: empty value for parameter length"},
     {{"-p", "length=6x4"}, "MessageDigests: bad number '6x4' for parameter length: expected 0..2147483647"},
@@ -668,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_error_column),
         cmocka_unit_test(test_one_iteration),
+        cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_order_and_widths),
         cmocka_unit_test(test_verbose),
         cmocka_unit_test(test_quick),

@@ -221,4 +221,5 @@ def standard_name(name):
     aliases, the OIDs bare or after "OID."), so the runner's configurations recognise it."""
     u = name.upper()
     oid = u[4:] if u.startswith("OID.") and len(u) > 4 else u
-    return _OIDS.get(oid) or _NAMES.get(u) or u
+    pairs = {p.upper(): p for p in ("SHAKE128x2", "SHAKE128x2-single")}  # MessageDigests.mva's own, exact case
+    return _OIDS.get(oid) or _NAMES.get(u) or pairs.get(u) or u

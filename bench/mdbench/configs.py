@@ -10,8 +10,13 @@ import sys
 from .common import ROOT, default_stubs, find_hotspot, shown, wrapper
 
 
+def is_pair(name):
+    """MessageDigests.mva's SHAKE128 pairs (SHA3Parallel): minivm's only, no C or HotSpot counterpart here."""
+    return name in ("SHAKE128x2", "SHAKE128x2-single")
+
+
 def is_sha3(name):
-    return name.startswith("SHA3-")
+    return name.startswith("SHA3-") or is_pair(name)
 
 
 # "  SHA-3   gpr   gpr   runs   -XX:+UseSHA3Intrinsics ...": family, name, kind, runs or why not, options
@@ -87,12 +92,14 @@ def discover(args):
         else:
             skipped.append((name, m.group(4).replace("no: ", "the CPU lacks it: ")))
     if os.path.exists(native):
-        configs.append(Config("C-ref", "native", wrapper(args) + [native, "ref"], [], "stubs/sha3_ref.c, sha2_ref.c, in-process"))
+        configs.append(Config("C-ref", "native", wrapper(args) + [native, "ref"], [], "stubs/sha3_ref.c, sha2_ref.c, in-process",
+                              only=lambda n: not is_pair(n)))
         probe = subprocess.run(wrapper(args) + [native, "openssl", "-i", "1", "-r", "1", "-wi", "0",
                                                 "-p", "length=1", "-p", "digesterName=SHA3-256", "digest"],
                                capture_output=True, text=True)
         if probe.returncode == 0:
-            configs.append(Config("OpenSSL", "native", wrapper(args) + [native, "openssl"], [], "EVP, in-process"))
+            configs.append(Config("OpenSSL", "native", wrapper(args) + [native, "openssl"], [], "EVP, in-process",
+                                  only=lambda n: not is_pair(n)))
         else:
             skipped.append(("OpenSSL", probe.stderr.strip() or "digest_native openssl failed"))
     else:
@@ -104,7 +111,7 @@ def discover(args):
         skipped.append(("java-C2, java-C2-nointrinsics, java-Xint", why))
     else:
         java, src, env = hotspot.command, hotspot.source, hotspot.env
-        jdk = lambda n: n != "SHA-256-JDK15"  # noqa: E731 (minivm's name: the JDK has no such digest)
+        jdk = lambda n: n != "SHA-256-JDK15" and not is_pair(n)  # noqa: E731 (minivm's names: not the JDK's)
         configs.append(Config("java-C2", "java", java + [src], [],
                               f"HotSpot C2 with its own intrinsics ({hotspot.version})", only=jdk, env=env,
                               java=hotspot.java))
