@@ -34,7 +34,8 @@
  * permutes two distinct long[25] states in place; its return value is not
  * read (HotSpot's returns 0, the Java method 1). A variant without a
  * double_keccak design leaves it out (stub_variant.absent): the bytecode
- * runs, as in HotSpot where StubRoutines has no entry.
+ * runs (docs/stubs.md: HotSpot 25 on AArch64 generates its SIMD one beside
+ * the GPR SHA-3 stubs too).
  */
 #ifndef MINIVM_STUBDECLARATIONS_H
 #define MINIVM_STUBDECLARATIONS_H

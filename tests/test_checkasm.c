@@ -28,7 +28,9 @@
  *
  * `test_checkasm --bench [FAMILY]` times each multi-block stub the host runs
  * against the C reference and OpenSSL's EVP, interleaved, the best of five
- * trials (ns per block); `--list` prints the variants.
+ * trials (ns per block), and each double_keccak against two calls of its
+ * variant's single-state stub and two C-reference permutations (ns per pair);
+ * `--list` prints the variants.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <setjmp.h>
@@ -588,6 +590,69 @@ static const EVP_MD *openssl_md(stub_family f)
     }
 }
 
+#if defined(CHECKASM_TRAMPOLINE)
+/* double_keccak against two calls of the same variant's single-state stub (a zero block absorbed:
+   one permutation each) and two of the C reference's permutation: ns per pair of permutations,
+   the best of five trials of 20000 pairs, interleaved. */
+static int bench_double_keccak(const char *only)
+{
+    enum { PAIRS = 20000, TRIALS = 5 };
+    if (only && strcmp(only, stub_family_descs[STUB_FAMILY_SHA3].display) != 0)
+        return 0;
+    printf("\n%-54s %10s %10s %9s %10s %9s\n", "double_keccak (two states)", "ns/pair", "2 x single", "vs single",
+           "2 x C ref", "vs C ref");
+    static const uint8_t zero[168];
+    for (size_t i = 0; i < ntargets; i++) {
+        const target *t = &targets[i];
+        if (t->arch->arch != cpu_host_arch() || t->id != STUB_ID_double_keccak)
+            continue;
+        if (host_lacks(t)) {
+            printf("%-54s skipped: needs %s\n", t->name, host_lacks(t));
+            continue;
+        }
+        const target *single = NULL;
+        for (size_t k = 0; k < ntargets && !single; k++)
+            if (targets[k].id == STUB_ID_sha3_implCompress && targets[k].arch == t->arch &&
+                strcmp(targets[k].name, t->name) != 0 && strcmp(targets[k].v.name, t->v.name) == 0 &&
+                targets[k].v.design == t->v.design)
+                single = &targets[k];
+        if (!single)
+            continue;
+        runnable rd, rs;
+        make_runnable(t, &rd);
+        make_runnable(single, &rs);
+        _Alignas(64) uint64_t s0[25] = {1}, s1[25] = {2};
+        double best_d = 1e30, best_s = 1e30, best_r = 1e30;
+        int32_t (*dk)(int64_t *, int64_t *) = (int32_t(*)(int64_t *, int64_t *))rd.entry;
+        void (*sk)(const uint8_t *, int64_t *, int32_t) = (void (*)(const uint8_t *, int64_t *, int32_t))rs.entry;
+        for (int trial = 0; trial < TRIALS; trial++) {
+            double t0 = now_ns();
+            for (int k = 0; k < PAIRS; k++)
+                dk((int64_t *)s0, (int64_t *)s1);
+            double t1 = now_ns();
+            for (int k = 0; k < PAIRS; k++) {
+                sk(zero, (int64_t *)s0, 168);
+                sk(zero, (int64_t *)s1, 168);
+            }
+            double t2 = now_ns();
+            for (int k = 0; k < PAIRS; k++) {
+                sha3_ref_keccak(s0);
+                sha3_ref_keccak(s1);
+            }
+            double t3 = now_ns();
+            best_d = t1 - t0 < best_d ? t1 - t0 : best_d;
+            best_s = t2 - t1 < best_s ? t2 - t1 : best_s;
+            best_r = t3 - t2 < best_r ? t3 - t2 : best_r;
+        }
+        double d = best_d / PAIRS, s = best_s / PAIRS, r = best_r / PAIRS;
+        printf("%-54s %10.1f %10.1f %8.2fx %10.1f %8.2fx\n", t->name, d, s, s / d, r, r / d);
+        codecache_release(&rd.cc);
+        codecache_release(&rs.cc);
+    }
+    return 0;
+}
+#endif
+
 static int bench(const char *only)
 {
 #if defined(CHECKASM_TRAMPOLINE)
@@ -646,7 +711,7 @@ static int bench(const char *only)
                ref_ns, ref_ns / stub_ns, ossl_ns, ossl_ns / stub_ns, bs, stub_ns / bs);
         codecache_release(&r.cc);
     }
-    return 0;
+    return bench_double_keccak(only);
 #else
     (void)only;
     fprintf(stderr, "test_checkasm --bench: no trampoline for this host's architecture\n");

@@ -97,6 +97,20 @@ static stub_routines counting = {
     .entry[STUB_ID_sha3_implCompressMB] = {(stub_fn)counting_compress_mb, "sha3_implCompressMB", "ref"},
 };
 
+/* double_keccak's counting wrapper over the C reference (two permutations; returns 0, as the stubs) */
+static unsigned long n_double;
+static int32_t counting_double_keccak(int64_t *s0, int64_t *s1)
+{
+    n_double++;
+    sha3_ref_keccak((uint64_t *)s0);
+    sha3_ref_keccak((uint64_t *)s1);
+    return 0;
+}
+
+static const stub_routines counting_double = {
+    .entry[STUB_ID_double_keccak] = {(stub_fn)counting_double_keccak, "double_keccak", "ref"},
+};
+
 typedef struct backend {
     const char *name;
     int available;
@@ -138,6 +152,21 @@ static const char direct_src[] =
     "    mov w_ofs, ofs\n"
     "    mov w_limit, limit\n"
     "    call r = DigestBase.implCompressMultiBlock0(w_d, w_b, w_ofs, w_limit)\n"
+    "    ret r\n"
+    "end\n";
+
+/* SHA3Parallel's candidate, called by the interpreter (its own program: the other one's candidates
+   are the print tests' lines) */
+static const char double_src[] =
+    "module DoubleTest\n"
+    "import SHA3Parallel\n"
+    "\n"
+    "method double0(a: long[], b: long[]) -> int\n"
+    "    var r: int\n"
+    "    var w_a, w_b: long[]\n"
+    "    mov w_a, a\n"
+    "    mov w_b, b\n"
+    "    call r = SHA3Parallel.doubleKeccak(w_a, w_b)\n"
     "    ret r\n"
     "end\n";
 
@@ -199,6 +228,74 @@ static int group_setup(void **state)
     f_state = field(prog_direct, "SHA3.SHA3", "state");
     f_block_size = field(prog_direct, "SHA3.SHA3", "blockSize");
     return 0;
+}
+
+/*
+ * SHA3Parallel.doubleKeccak through _double_keccak (a counting stub over the C reference): two
+ * distinct long[25] run the stub, and both come back permuted once, the call returning 1 (the
+ * Java method's); longer arrays too (25 lanes read); everything the stub must not see runs the
+ * bytecode, whose answer the VM gives: the same array twice (two permutations, in Java's order),
+ * a long[24] (an ArrayIndexOutOfBoundsException from SHA3.keccak), a null (a
+ * NullPointerException). Without the stub, or with -XX:DisableIntrinsic=_double_keccak, the
+ * bytecode gives the same permutations.
+ */
+static void double_keccak_guards(void **state)
+{
+    (void)state;
+    char err[512];
+    vm_program *prog = vm_load_text("DoubleTest", double_src, strlen(double_src), err, sizeof err);
+    if (!prog)
+        fail_msg("the double_keccak program did not load: %s", err);
+    const vm_method *m = sd_method(prog, "DoubleTest.double0");
+    static const struct { const stub_routines *stubs; const char *disable; bool stub; } setups[] = {
+        {&counting_double, NULL, true}, {&counting_double, "_double_keccak", false}, {NULL, NULL, false}};
+    for (size_t s = 0; s < sizeof setups / sizeof setups[0]; s++) {
+        vm_t *vm = new_vm(prog, setups[s].stubs, setups[s].disable, NULL);
+        static const struct { int64_t len0, len1; bool same, null0; vm_exc exc; } cases[] = {
+            {25, 25, false, false, VM_EXC_NONE}, {30, 25, false, false, VM_EXC_NONE},
+            {25, 25, true, false, VM_EXC_NONE},  {24, 25, false, false, VM_EXC_AIOOBE},
+            {25, 25, false, true, VM_EXC_NPE},
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            uint64_t want0[30] = {0}, want1[30] = {0};
+            vm_obj *a = cases[c].null0 ? NULL : vm_new_array(vm, VM_T_LONGS, cases[c].len0);
+            vm_push_root(vm, &a);
+            vm_obj *b = cases[c].same ? a : vm_new_array(vm, VM_T_LONGS, cases[c].len1);
+            vm_push_root(vm, &b);
+            for (int64_t i = 0; a && i < cases[c].len0; i++)
+                VM_LONGS(a)[i] = (int64_t)(want0[i] = 0x0123456789abcdefULL * (uint64_t)(i + 1));
+            for (int64_t i = 0; !cases[c].same && i < cases[c].len1; i++)
+                VM_LONGS(b)[i] = (int64_t)(want1[i] = 0xfedcba9876543210ULL ^ (uint64_t)i);
+            sha3_ref_keccak(want0);
+            if (cases[c].same)
+                sha3_ref_keccak(want0);
+            else
+                sha3_ref_keccak(want1);
+            unsigned long before = n_double;
+            vm_value args[2] = {{.ref = a}, {.ref = b}}, r = {0};
+            int st = vm_call(vm, m, args, &r);
+            bool ran_stub = n_double != before;
+            bool want_stub = setups[s].stub && !cases[c].same && !cases[c].null0 && cases[c].len0 >= 25;
+            if (ran_stub != want_stub)
+                fail_msg("setup %zu case %zu: the stub %s", s, c, ran_stub ? "ran" : "did not run");
+            if (cases[c].exc != VM_EXC_NONE) {
+                if (st != VM_EXCEPTION || vm->exc != cases[c].exc)
+                    fail_msg("setup %zu case %zu: status %d, exception %d, want %d", s, c, st, (int)vm->exc,
+                             (int)cases[c].exc);
+            } else {
+                assert_int_equal(st, VM_OK);
+                assert_int_equal(r.i, 1);
+                assert_memory_equal(VM_LONGS(a), want0, 25 * sizeof(uint64_t));
+                if (!cases[c].same)
+                    assert_memory_equal(VM_LONGS(b), want1, 25 * sizeof(uint64_t));
+                if (cases[c].len0 > 25) /* lanes past 25 untouched */
+                    assert_memory_equal(VM_LONGS(a) + 25, want0 + 25, 5 * sizeof(uint64_t));
+            }
+            vm_pop_roots(vm, 2);
+        }
+        vm_free(vm);
+    }
+    vm_program_free(prog);
 }
 
 static int group_teardown(void **state)
@@ -1016,12 +1113,13 @@ int main(void)
         NO = sizeof OWN / sizeof OWN[0],
         NC = sizeof CLI / sizeof CLI[0],
     };
-    static struct CMUnitTest linking[5 + ND + NP + NS + NO];
+    static struct CMUnitTest linking[6 + ND + NP + NS + NO];
     size_t n = 0;
     linking[n++] = (struct CMUnitTest){"ref_digests_match", digests_match, NULL, NULL, &ref_backend};
     linking[n++] = (struct CMUnitTest){"ref_candidate_calls_match_bytecode", candidate_calls_match_bytecode, NULL,
                                        NULL, &ref_backend};
     linking[n++] = (struct CMUnitTest){"check_list_as_hotspot", check_list_as_hotspot, NULL, NULL, NULL};
+    linking[n++] = (struct CMUnitTest){"double_keccak_guards", double_keccak_guards, NULL, NULL, NULL};
     for (size_t i = 0; i < ND; i++)
         linking[n++] = (struct CMUnitTest){DISABLE[i].name, disable_turns_off, NULL, NULL, (void *)&DISABLE[i]};
     for (size_t i = 0; i < NP; i++)

@@ -384,14 +384,10 @@ static const vm_intrinsic_link *find_link(const vm_t *vm, const vm_method *m, co
 /* SHA3Parallel.doubleKeccak(lanes0, lanes1), linked: the stub permutes both when each is a long[] of at
    least 25 lanes and they are two arrays (one array twice is two permutations of it in Java: the
    bytecode's) */
-static int double_keccak_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result)
+static int double_keccak_call(vm_t *vm, const vm_value *args, vm_value *result)
 {
-    const vm_intrinsic_link *l = NULL;
-    for (uint32_t i = 0; i < vm->nintrinsics && !l; i++)
-        if (vm->intrinsics[i].m == m && vm->intrinsics[i].id == VM_INTRINSIC_double_keccak)
-            l = &vm->intrinsics[i];
     vm_obj *a = args[0].ref, *b = args[1].ref;
-    if (!l || !a || !b || a == b || a->kind != VM_T_LONGS || b->kind != VM_T_LONGS || a->length < 25 ||
+    if (!a || !b || a == b || a->kind != VM_T_LONGS || b->kind != VM_T_LONGS || a->length < 25 ||
         b->length < 25)
         return 0;
     STUB_FN(vm->opt.stubs, double_keccak)(VM_LONGS(a), VM_LONGS(b));
@@ -406,8 +402,13 @@ int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_val
      * these checks cost a few compares per block. Each failure is something
      * the bytecode answers with an exception or a result of its own.
      */
-    if (m->nparams == 2 && m->regtypes[0].kind == VM_T_LONGS)
-        return double_keccak_call(vm, m, args, result);
+    /* the candidate's id: its first link's (one id per method) */
+    for (uint32_t i = 0; i < vm->nintrinsics; i++)
+        if (vm->intrinsics[i].m == m) {
+            if (vm->intrinsics[i].id == VM_INTRINSIC_double_keccak)
+                return double_keccak_call(vm, args, result);
+            break;
+        }
     const vm_obj *self = args[0].ref;
     if (!self)
         return 0;
