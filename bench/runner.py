@@ -148,6 +148,9 @@ def parse_args(argv):
     p.add_argument("--count", action="store_true",
                    help="with --qemu-cpu, instead: retired guest instructions of one SHA3-256 digest of 16 KiB "
                         "per configuration, from QEMU's execution log (deterministic)")
+    p.add_argument("--callgrind", action="store_true",
+                   help="instead: x86-64 instructions per digest (-p digesterName, -p length) in the stubs and "
+                        "outside them, by valgrind's callgrind (deterministic); --config adds configurations")
     p.add_argument("--goals", action="store_true",
                    help="instead (first argument): the interpreter's goals, bench/sha3_compare with the rest "
                         "of the arguments (sh scripts/bench --goals --help)")
@@ -246,6 +249,9 @@ def main(argv):
         return select_mode(args)
     if args.count:
         return count_mode(args)
+    if args.callgrind:
+        from mdbench.callgrind import callgrind_mode
+        return callgrind_mode(args)
     if args.file is not None:
         return file_mode(args)
     if args.mca:

@@ -125,6 +125,14 @@ static const char *array_type_name(const vm_t *vm, const vm_obj *o, char *buf, s
     return vm_type_name(vm->prog, (vm_type){o->kind, o->rec}, buf, len);
 }
 
+/* "byte" of a byte[] (the index messages: "out of bounds for byte[10]"); only when one is thrown */
+static const char *element_type_name(const vm_t *vm, const vm_obj *o, char *buf, size_t len)
+{
+    array_type_name(vm, o, buf, len);
+    buf[strlen(buf) - 2] = '\0';
+    return buf;
+}
+
 /* System.arraycopy, with HotSpot's checks in HotSpot's order and its messages. */
 static int n_arraycopy(vm_t *vm, vm_value *a, vm_value *r)
 {
@@ -144,24 +152,25 @@ static int n_arraycopy(vm_t *vm, vm_value *a, vm_value *r)
     if (src->kind != dst->kind)
         return vm_throw(vm, VM_EXC_ARRAY_STORE, "arraycopy: type mismatch: can not copy %s into %s",
                         array_type_name(vm, src, b1, sizeof b1), array_type_name(vm, dst, b2, sizeof b2));
-    /* "byte[]" -> "byte" for the index messages ("out of bounds for byte[10]") */
-    array_type_name(vm, src, b1, sizeof b1);
-    b1[strlen(b1) - 2] = '\0';
+    /* the element type's name ("byte" of byte[]) only for a message: formatting it costs more than
+       a short copy */
     if (sp < 0)
-        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: source index %lld out of bounds for %s[%d]", (long long)sp, b1,
-                        src->length);
+        return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: source index %lld out of bounds for %s[%d]", (long long)sp,
+                        element_type_name(vm, src, b1, sizeof b1), src->length);
     if (dp < 0)
         return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: destination index %lld out of bounds for %s[%d]", (long long)dp,
-                        b1, dst->length);
+                        element_type_name(vm, src, b1, sizeof b1), dst->length);
     if (len < 0)
         return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: length %lld is negative", (long long)len);
     /* sp, dp, len >= 0 here, but an int parameter may hold any 64-bit value: no len + sp overflow */
     if (len > src->length - sp)
         return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: last source index %llu out of bounds for %s[%d]",
-                        (unsigned long long)len + (unsigned long long)sp, b1, src->length);
+                        (unsigned long long)len + (unsigned long long)sp, element_type_name(vm, src, b1, sizeof b1),
+                        src->length);
     if (len > dst->length - dp)
         return vm_throw(vm, VM_EXC_AIOOBE, "arraycopy: last destination index %llu out of bounds for %s[%d]",
-                        (unsigned long long)len + (unsigned long long)dp, b1, dst->length);
+                        (unsigned long long)len + (unsigned long long)dp, element_type_name(vm, src, b1, sizeof b1),
+                        dst->length);
     size_t es = src->kind == VM_T_BYTES ? 1 : src->kind == VM_T_INTS ? 4 : 8;
     memmove(dst->data + (size_t)dp * es, src->data + (size_t)sp * es, (size_t)len * es);
     return VM_OK;
