@@ -402,13 +402,15 @@ int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_val
      * these checks cost a few compares per block. Each failure is something
      * the bytecode answers with an exception or a result of its own.
      */
-    /* the candidate's id: its first link's (one id per method) */
-    for (uint32_t i = 0; i < vm->nintrinsics; i++)
-        if (vm->intrinsics[i].m == m) {
-            if (vm->intrinsics[i].id == VM_INTRINSIC_double_keccak)
-                return double_keccak_call(vm, args, result);
-            break;
-        }
+    /* the candidate's id: its first link's (one id per method); only a (long[], long[]) candidate
+       can be _double_keccak's, so the digests' calls skip the search */
+    if (m->nparams == 2 && m->regtypes[0].kind == VM_T_LONGS)
+        for (uint32_t i = 0; i < vm->nintrinsics; i++)
+            if (vm->intrinsics[i].m == m) {
+                if (vm->intrinsics[i].id == VM_INTRINSIC_double_keccak)
+                    return double_keccak_call(vm, args, result);
+                break;
+            }
     const vm_obj *self = args[0].ref;
     if (!self)
         return 0;
