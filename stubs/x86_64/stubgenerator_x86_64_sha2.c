@@ -395,6 +395,21 @@ static void sha256_avx2_first_block(x64_asm *as, x64_label *with_schedule, x64_l
     x64_jcc(as, X64_B, without);
 }
 
+/* Two blocks at buf: byte-swapped, the first's 16 words in the low lanes of X0..X3, the second's
+   in the high ones (ymm0..ymm3 on the way). */
+static void sha256_avx2_load_pair(x64_asm *as)
+{
+    const x64_vlen Y = X64_L256;
+    for (int k = 0; k < 4; k++) {
+        x64_vmovdqu_load(as, Y, X64_XMM0 + k, x64_at(S256_INP, 32 * k));
+        x64_vpshufb(as, Y, X64_XMM0 + k, X64_XMM0 + k, S256_BSWAP);
+    }
+    x64_vperm2i128(as, S256_X(0), X64_XMM0, X64_XMM2, 0x20);
+    x64_vperm2i128(as, S256_X(1), X64_XMM0, X64_XMM2, 0x31);
+    x64_vperm2i128(as, S256_X(2), X64_XMM1, X64_XMM3, 0x20);
+    x64_vperm2i128(as, S256_X(3), X64_XMM1, X64_XMM3, 0x31);
+}
+
 static const x64_reg s256_callee_saved[] = {X64_RBX, X64_R12, X64_R13, X64_R14, X64_R15};
 static const x64m_frame s256_frame = {s256_callee_saved, 5, S256_FRAME, 32};
 
@@ -438,16 +453,8 @@ size_t x64_generate_sha256_avx2_implCompress(x64_asm *as, bool multi_block)
     x64_alu_rm(as, X64_CMP, S256_INP, x64_at(X64_RSP, S256_INP_END));
     x64_jcc(as, X64_E, &one_block);
 
-    /* two blocks: byte-swapped, the first's 16 words in the low lanes of X0..X3, the second's high */
     x64_bind(as, &pair);
-    for (int k = 0; k < 4; k++) {
-        x64_vmovdqu_load(as, Y, X64_XMM0 + k, x64_at(S256_INP, 32 * k));
-        x64_vpshufb(as, Y, X64_XMM0 + k, X64_XMM0 + k, S256_BSWAP);
-    }
-    x64_vperm2i128(as, S256_X(0), X64_XMM0, X64_XMM2, 0x20);
-    x64_vperm2i128(as, S256_X(1), X64_XMM0, X64_XMM2, 0x31);
-    x64_vperm2i128(as, S256_X(2), X64_XMM1, X64_XMM3, 0x20);
-    x64_vperm2i128(as, S256_X(3), X64_XMM1, X64_XMM3, 0x31);
+    sha256_avx2_load_pair(as);
     x64_bind(as, &enter);
     x64_alu_ri(as, X64_ADD, S256_INP, 64);
     x64_mov_mr(as, x64_at(X64_RSP, S256_INP_SLOT), S256_INP);
@@ -495,14 +502,7 @@ size_t x64_generate_sha256_avx2_implCompress(x64_asm *as, bool multi_block)
 void x64_emit_sha256_avx2_blocks(x64_asm *as)
 {
     const x64_vlen Y = X64_L256;
-    for (int k = 0; k < 4; k++) {
-        x64_vmovdqu_load(as, Y, X64_XMM0 + k, x64_at(S256_INP, 32 * k));
-        x64_vpshufb(as, Y, X64_XMM0 + k, X64_XMM0 + k, S256_BSWAP);
-    }
-    x64_vperm2i128(as, S256_X(0), X64_XMM0, X64_XMM2, 0x20);
-    x64_vperm2i128(as, S256_X(1), X64_XMM0, X64_XMM2, 0x31);
-    x64_vperm2i128(as, S256_X(2), X64_XMM1, X64_XMM3, 0x20);
-    x64_vperm2i128(as, S256_X(3), X64_XMM1, X64_XMM3, 0x31);
+    sha256_avx2_load_pair(as);
     for (int trip = 0; trip < 3; trip++)
         for (int j = 0; j < 4; j++)
             sha256_avx2_group(as, j, 4 * j, true);
