@@ -30,6 +30,7 @@
 
 #include "sha2_ref.h"
 #include "stubgenerator_x86_64.h"
+#include "x64_sdm_nops.h"
 
 typedef struct mix {
     int insns;
@@ -61,22 +62,12 @@ static bool evex_register(const char *ops)
     return false;
 }
 
-/* The SDM's recommended multi-byte nops (Vol. 2B, NOP), 1 to 9 bytes: x64_align's padding. */
+/* The length of the padding nop (x64_align's: the SDM's, x64_sdm_nops.h) at code, where llvm-mc showed
+   shown bytes. */
 static size_t padding_nop_length(const uint8_t *code, size_t room, size_t shown)
 {
-    static const uint8_t nops[9][9] = {
-        {0x90},
-        {0x66, 0x90},
-        {0x0f, 0x1f, 0x00},
-        {0x0f, 0x1f, 0x40, 0x00},
-        {0x0f, 0x1f, 0x44, 0x00, 0x00},
-        {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00},
-        {0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00},
-        {0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
-        {0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
-    };
     for (size_t len = 9; len > shown; len--)
-        if (len <= room && memcmp(code, nops[len - 1], len) == 0)
+        if (len <= room && memcmp(code, sdm_nops[len - 1], len) == 0)
             return len;
     return shown;
 }
