@@ -97,6 +97,22 @@ typedef struct rt_case {
     "end\n"
 #define FILL_TRACE "\tat Sys.fill(Native Method)\n\tat T.main(@:10)\n"
 
+/* Arrays.fill(new T[8], FROM, TO, 8), Arrays.fillInts, Arrays.fillLongs: the call is on line 10 */
+#define AFILL_PROG(T, FN, FROM, TO)          \
+    "module T\n"                              \
+    "import Arrays\n"                         \
+    "method main() -> int\n"                  \
+    "    var a: " T "\n"                       \
+    "    var from, to, v: int\n"               \
+    "    ldi v, 8\n"                           \
+    "    newarray a, v\n"                      \
+    "    ldi from, " FROM "\n"                 \
+    "    ldi to, " TO "\n"                     \
+    "    call Arrays." FN "(a, from, to, v)\n" \
+    "    ret from\n"                           \
+    "end\n"
+#define AFILL_TRACE(FN) "\tat Arrays." FN "(Native Method)\n\tat T.main(@:10)\n"
+
 /* recursion without end: rec's call is on line 6, main's on line 13 */
 #define RECURSE_PROG               \
     "module T\n"                   \
@@ -462,6 +478,25 @@ static const rt_case cases[] = {
      "    ret from\n"
      "end\n",
      EXC "NullPointerException", TRACE("\tat Sys.fill(Native Method)\n\tat T.main(@:6)\n")},
+    /* ---- Arrays.fill (a native: C2's fill stubs): Arrays.rangeCheck's texts, a.length's NPE ---- */
+    {"arrays_fill_from_after_to", {NULL}, {NULL}, AFILL_PROG("byte[]", "fill", "5", "2"),
+     EXC "IllegalArgumentException: fromIndex(5) > toIndex(2)", TRACE(AFILL_TRACE("fill"))},
+    {"arrays_fill_ints_to_past_the_end", {NULL}, {NULL}, AFILL_PROG("int[]", "fillInts", "0", "9"),
+     EXC "ArrayIndexOutOfBoundsException: Array index out of range: 9", TRACE(AFILL_TRACE("fillInts"))},
+    {"arrays_fill_longs_negative_from", {NULL}, {NULL}, AFILL_PROG("long[]", "fillLongs", "-1", "3"),
+     EXC "ArrayIndexOutOfBoundsException: Array index out of range: -1", TRACE(AFILL_TRACE("fillLongs"))},
+    {"arrays_fill_null", {NULL}, {NULL},
+     "module T\n"
+     "import Arrays\n"
+     "method main() -> int\n"
+     "    var a: long[]\n"
+     "    var from, to: int\n"
+     "    var v: long\n"
+     "    call Arrays.fillLongs(a, from, to, v)\n"
+     "    ret from\n"
+     "end\n",
+     EXC "NullPointerException: Cannot read the array length because \"a\" is null",
+     TRACE("\tat Arrays.fillLongs(Native Method)\n\tat T.main(@:7)\n")},
     /* ---- System.arraycopy: HotSpot's checks and texts ---- */
     {"arraycopy_last_source_index", {NULL}, {NULL}, COPY_PROG_LEN("byte[]", "10", "byte[]", "10", "5", "0", "6"),
      EXC "ArrayIndexOutOfBoundsException: arraycopy: last source index 11 out of bounds for byte[10]", TRACE(COPY_TRACE16)},

@@ -179,6 +179,9 @@ static const text_case text_cases[] = {
     CASE("native method with no implementation", "module T\nnative method f()\n", 2,
          "no native implementation of 'T.f'"),
     CASE("native without method", "module T\nnative f()\n", 2, "expected 'native method'"),
+    /* only the built-in Arrays has natives: a program's own module of that name has none */
+    CASE("native in a program's own Arrays", "module Arrays\nnative method fill(a: byte[], f: int, t: int, v: int)\n",
+         2, "no native implementation of 'Arrays.fill'"),
 
     /* ---- types ---- */
     CASE("unknown parameter type", "module T\nmethod f(a: Foo)\n    ret\nend\n", 2, "unknown record 'Foo'"),

@@ -652,7 +652,7 @@ void decl_resolve(loader *L)
         m->ret = pm->has_ret ? decl_type(L, pm->src, &pm->ret, 1, 0) : (vm_type){VM_T_VOID, 0};
         m->nregs = m->nparams;
         if (native) {
-            m->native = vm_native_lookup(m->module->name, m->name);
+            m->native = vm_native_lookup(m->module->name, m->module->builtin, m->name);
             if (!m->native)
                 ld_fail(L, pm->src, m->line, "no native implementation of '%s'", m->qname);
         }

@@ -353,6 +353,34 @@ static int n_fill(vm_t *vm, vm_value *a, vm_value *r)
     return VM_OK;
 }
 
+/*
+ * The java.util.Arrays methods vm/lib/Arrays.mva declares native: the bulk operations
+ * HotSpot compiles to stubs (fill: C2's loop-idiom fill stubs; equals: the _equalsB
+ * intrinsic), with Arrays.java's checks and texts. Their array is never null for the
+ * library's callers; for others, the NullPointerException Arrays.java's a.length would
+ * give.
+ */
+static int arrays_fill(vm_t *vm, vm_value *a, vm_value *r)
+{
+    if (!a[0].ref)
+        return vm_throw(vm, VM_EXC_NPE, "Cannot read the array length because \"a\" is null");
+    return n_fill(vm, a, r);
+}
+
+/* Arrays.equals(byte[] a, byte[] b): 1 when both are null or have the same bytes */
+static int arrays_equals(vm_t *vm, vm_value *a, vm_value *r)
+{
+    (void)vm;
+    const vm_obj *x = a[0].ref, *y = a[1].ref;
+    if (x == y)
+        r->i = 1;
+    else if (!x || !y || x->length != y->length)
+        r->i = 0;
+    else
+        r->i = memcmp(x->data, y->data, (size_t)x->length) == 0;
+    return VM_OK;
+}
+
 /* new ArrayIndexOutOfBoundsException(int index) */
 static int n_throwArrayIndex(vm_t *vm, vm_value *a, vm_value *r)
 {
@@ -387,13 +415,27 @@ static const struct {
     {"throwArrayIndex", n_throwArrayIndex}, {"throwNew", n_throwNew},
 };
 
-vm_native_fn vm_native_lookup(const char *module, const char *name)
+static const struct {
+    const char *name;
+    vm_native_fn fn;
+} arrays_natives[] = {
+    {"equals", arrays_equals}, {"fill", arrays_fill}, {"fillInts", arrays_fill}, {"fillLongs", arrays_fill},
+};
+
+/* Natives exist in Sys and in the built-in Arrays only: a program's own Arrays has none. */
+vm_native_fn vm_native_lookup(const char *module, bool builtin, const char *name)
 {
-    if (strcmp(module, "Sys") != 0)
+    if (!builtin)
         return NULL;
-    for (size_t i = 0; i < sizeof sys_natives / sizeof sys_natives[0]; i++)
-        if (strcmp(sys_natives[i].name, name) == 0)
-            return sys_natives[i].fn;
+    if (strcmp(module, "Sys") == 0) {
+        for (size_t i = 0; i < sizeof sys_natives / sizeof sys_natives[0]; i++)
+            if (strcmp(sys_natives[i].name, name) == 0)
+                return sys_natives[i].fn;
+    } else if (strcmp(module, "Arrays") == 0) {
+        for (size_t i = 0; i < sizeof arrays_natives / sizeof arrays_natives[0]; i++)
+            if (strcmp(arrays_natives[i].name, name) == 0)
+                return arrays_natives[i].fn;
+    }
     return NULL;
 }
 

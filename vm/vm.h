@@ -213,7 +213,7 @@ const char *vm_type_name(const vm_program *p, vm_type t, char *buf, size_t len);
 
 /* The embedded module sources: Sys (natives) and vm/lib/ (bytecode library). */
 const char *vm_builtin_source(const char *module, size_t *len);
-vm_native_fn vm_native_lookup(const char *module, const char *name);
+vm_native_fn vm_native_lookup(const char *module, bool builtin, const char *name);
 
 /* ---- the VM instance ------------------------------------------------------ */
 struct stub_routines; /* stubs/stubroutines.h */
