@@ -288,6 +288,117 @@ static void mark_stack_overflow_keeps_everything_reachable(void **state)
     vm_program_free(p);
 }
 
+/*
+ * The small-object pool (vm/heap.c): byte arrays of every size from 0 to 699 bytes (small
+ * ones from the size classes' free lists and chunks, large ones malloc'ed), every third
+ * kept on a chain with its own bytes; after Sys.gc() the same sizes again, each of which
+ * must read all zero (a reused object is cleared), then every kept array must still hold
+ * its bytes (no free list handed out a live object). main returns the kept count, 1000.
+ */
+static const char pool_reuse[] =
+    "module P\n"
+    "record Node\n"
+    "    next: Node\n"
+    "    data: byte[]\n"
+    "    seed: long\n"
+    "end\n"
+    "method main() -> long\n"
+    "    var head, d: Node\n"
+    "    var a: byte[]\n"
+    "    var i, n, len, k, v, c, kept: long\n"
+    "    ldi n, 3000\n"
+    "    ldi i, 0\n"
+    "    ldi kept, 0\n"
+    "build:\n"
+    "    bge i, n, built\n"
+    "    ldi len, 700\n"
+    "    rem len, i, len\n"
+    "    newarray a, len\n"
+    "    ldi k, 0\n"
+    "pattern:\n"
+    "    bge k, len, filled\n"
+    "    add v, i, k\n"
+    "    bastore a, k, v\n"
+    "    add k, k, 1\n"
+    "    jmp pattern\n"
+    "filled:\n"
+    "    ldi v, 3\n"
+    "    rem v, i, v\n"
+    "    bne v, 0, next\n"
+    "    new d, Node\n"
+    "    putfield d, next, head\n"
+    "    putfield d, data, a\n"
+    "    putfield d, seed, i\n"
+    "    mov head, d\n"
+    "    add kept, kept, 1\n"
+    "next:\n"
+    "    add i, i, 1\n"
+    "    jmp build\n"
+    "built:\n"
+    "    call Sys.gc()\n"
+    "    ; fresh arrays of every size, some from the free lists: all zero\n"
+    "    ldi i, 0\n"
+    "fresh:\n"
+    "    bge i, n, walk\n"
+    "    ldi len, 700\n"
+    "    rem len, i, len\n"
+    "    newarray a, len\n"
+    "    ldi k, 0\n"
+    "zeros:\n"
+    "    bge k, len, zeroed\n"
+    "    baload v, a, k\n"
+    "    bne v, 0, dirty\n"
+    "    add k, k, 1\n"
+    "    jmp zeros\n"
+    "zeroed:\n"
+    "    add i, i, 1\n"
+    "    jmp fresh\n"
+    "walk:\n"
+    "    ; every kept array still holds its own bytes\n"
+    "    ldi c, 0\n"
+    "chain:\n"
+    "    bnull head, done\n"
+    "    getfield a, head, data\n"
+    "    getfield i, head, seed\n"
+    "    alen len, a\n"
+    "    ldi k, 0\n"
+    "check:\n"
+    "    bge k, len, ok\n"
+    "    baload v, a, k\n"
+    "    add n, i, k\n"
+    "    i2b n, n\n"
+    "    bne v, n, broken\n"
+    "    add k, k, 1\n"
+    "    jmp check\n"
+    "ok:\n"
+    "    add c, c, 1\n"
+    "    getfield head, head, next\n"
+    "    jmp chain\n"
+    "done:\n"
+    "    bne c, kept, broken\n"
+    "    ret c\n"
+    "dirty:\n"
+    "    ldi c, -1\n"
+    "    ret c\n"
+    "broken:\n"
+    "    ldi c, -2\n"
+    "    ret c\n"
+    "end\n"
+;
+
+static void small_objects_are_reused_cleared_and_never_live(void **state)
+{
+    (void)state;
+    vm_program *p = tu_load(pool_reuse);
+    vm_t *vm = tu_vm(p, 0);
+    vm_value result = {0};
+    assert_int_equal(vm_call(vm, vm_find_method(p, "P.main"), NULL, &result), VM_OK);
+    assert_int_equal(result.i, 1000); /* -1: a fresh array was not zero; -2: a kept one changed */
+    assert_true(vm->heap.collections >= 1);
+    vm_free(vm);
+    vm_program_free(p);
+}
+
 static int sanitized(void)
 {
     const char *s = getenv("MINIVM_SANITIZED");
@@ -381,12 +492,14 @@ static void stack_size_bounds_what_it_commits(void **state)
 int main(void)
 {
     enum { N = sizeof cases / sizeof cases[0] };
-    static struct CMUnitTest tests[N + 2];
+    static struct CMUnitTest tests[N + 3];
     for (size_t i = 0; i < N; i++)
         tests[i] = (struct CMUnitTest){cases[i].name, run_case, NULL, NULL, (void *)&cases[i]};
     tests[N] = (struct CMUnitTest){"mark_stack_overflow_keeps_everything_reachable",
                                    mark_stack_overflow_keeps_everything_reachable, NULL, NULL, NULL};
     tests[N + 1] = (struct CMUnitTest){"stack_size_bounds_what_it_commits", stack_size_bounds_what_it_commits, NULL,
                                        NULL, NULL};
-    return _cmocka_run_group_tests("gc", tests, N + 2, NULL, NULL);
+    tests[N + 2] = (struct CMUnitTest){"small_objects_are_reused_cleared_and_never_live",
+                                       small_objects_are_reused_cleared_and_never_live, NULL, NULL, NULL};
+    return _cmocka_run_group_tests("gc", tests, N + 3, NULL, NULL);
 }

@@ -1,7 +1,13 @@
 /*
  * vm/heap.c — object allocation and a precise mark-sweep collector.
  *
- * Every object is malloc'ed and linked on one list. A collection marks from
+ * Small objects (up to VM_POOL_MAX bytes, header included) are carved from
+ * 64 KiB chunks and reused through one free list per 16-byte size class, so
+ * an allocation is a pop or a pointer bump and a clear, not a malloc; larger
+ * objects are malloc'ed one by one. Both kinds are linked on a list (small,
+ * large) for sweeping; chunks go back to the system only with the VM. Under
+ * AddressSanitizer every object is malloc'ed, so the sanitizer still sees
+ * each one's bounds and lifetime. A collection marks from
  * the roots — the registers of every frame whose declared type is a
  * reference, the statics, and the string constants — using an explicit
  * mark stack (no recursion), then frees every unmarked object.
@@ -18,6 +24,17 @@
 
 #define VM_GC_MIN ((size_t)4 << 20)
 
+#if defined(__SANITIZE_ADDRESS__)
+#define VM_HEAP_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VM_HEAP_POOL 0
+#endif
+#endif
+#ifndef VM_HEAP_POOL
+#define VM_HEAP_POOL 1
+#endif
+
 static size_t elem_size(vm_tkind kind)
 {
     switch (kind) {
@@ -26,6 +43,16 @@ static size_t elem_size(vm_tkind kind)
     default: return 8;
     }
 }
+
+/* an object's size as the heap counts it: the header and the elements or fields */
+static size_t obj_size(const vm_obj *o)
+{
+    return sizeof *o +
+           (o->kind == VM_T_RECORD ? (size_t)o->length * sizeof(vm_value) : (size_t)o->length * elem_size(o->kind));
+}
+
+/* the free list of a small object of size bytes (16 .. VM_POOL_MAX) */
+static size_t pool_class(size_t size) { return (size - 1) / VM_POOL_GRAIN; }
 
 /*
  * Mark o and queue it for tracing. When the mark stack cannot grow (no
@@ -91,27 +118,34 @@ void vm_gc(vm_t *vm)
         if (!h->mark_overflow)
             break;
         h->mark_overflow = 0;
-        for (vm_obj *o = h->objects; o; o = o->next) {
-            if (!o->marked || o->kind != VM_T_RECORD)
-                continue;
-            const vm_record *rec = &p->records[o->rec];
-            for (uint32_t i = 0; i < rec->nfields; i++)
-                mark_value(h, rec->fields[i].type, VM_FIELDS(o)[i]);
-        }
+        for (int list = 0; list < 2; list++)
+            for (vm_obj *o = list ? h->large : h->objects; o; o = o->next) {
+                if (!o->marked || o->kind != VM_T_RECORD)
+                    continue;
+                const vm_record *rec = &p->records[o->rec];
+                for (uint32_t i = 0; i < rec->nfields; i++)
+                    mark_value(h, rec->fields[i].type, VM_FIELDS(o)[i]);
+            }
     }
-    /* sweep */
+    /* sweep: a small object goes to its size's free list, a large one back to malloc */
     size_t live = 0;
-    vm_obj **link = &h->objects;
-    while (*link) {
-        vm_obj *o = *link;
-        if (o->marked) {
-            o->marked = 0;
-            live += sizeof *o + (o->kind == VM_T_RECORD ? (size_t)o->length * sizeof(vm_value)
-                                                        : (size_t)o->length * elem_size(o->kind));
-            link = &o->next;
-        } else {
-            *link = o->next;
-            free(o);
+    for (int list = 0; list < 2; list++) {
+        vm_obj **link = list ? &h->large : &h->objects;
+        while (*link) {
+            vm_obj *o = *link;
+            size_t size = obj_size(o);
+            if (o->marked) {
+                o->marked = 0;
+                live += size;
+                link = &o->next;
+            } else if (list == 0) {
+                *link = o->next;
+                o->next = h->free[pool_class(size)];
+                h->free[pool_class(size)] = o;
+            } else {
+                *link = o->next;
+                free(o);
+            }
         }
     }
     h->used = live;
@@ -119,6 +153,50 @@ void vm_gc(vm_t *vm)
     if (h->next_gc > h->max)
         h->next_gc = h->max;
     h->collections++;
+}
+
+/* A small object of size bytes from its free list or the newest chunk (a new one when it is
+   used up); NULL when the system has no memory for a chunk. */
+static vm_obj *pool_take(vm_heap *h, size_t size)
+{
+    size_t c = pool_class(size);
+    vm_obj *o = h->free[c];
+    if (o) {
+        h->free[c] = o->next;
+        return o;
+    }
+    size_t take = (c + 1) * VM_POOL_GRAIN;
+    if ((size_t)(h->bump_end - h->bump) < take) {
+        unsigned char *chunk = malloc(VM_POOL_CHUNK);
+        if (!chunk)
+            return NULL;
+        *(void **)(void *)chunk = h->chunks; /* the chunk's first 16 bytes link the chunks */
+        h->chunks = chunk;
+        h->bump = chunk + VM_POOL_GRAIN;
+        h->bump_end = chunk + VM_POOL_CHUNK;
+    }
+    o = (vm_obj *)(void *)h->bump;
+    h->bump += take;
+    return o;
+}
+
+static vm_obj *take(vm_heap *h, size_t size)
+{
+    if (VM_HEAP_POOL && size <= VM_POOL_MAX) {
+        vm_obj *o = pool_take(h, size);
+        if (o) {
+            memset(o, 0, size);
+            o->next = h->objects;
+            h->objects = o;
+        }
+        return o;
+    }
+    vm_obj *o = calloc(1, size);
+    if (o) {
+        o->next = h->large;
+        h->large = o;
+    }
+    return o;
 }
 
 /* Allocate size bytes of object (header included), collecting first if due. */
@@ -131,17 +209,15 @@ static vm_obj *heap_alloc(vm_t *vm, size_t size)
         vm_throw(vm, VM_EXC_OOM, "Java heap space");
         return NULL;
     }
-    vm_obj *o = calloc(1, size);
+    vm_obj *o = take(h, size);
     if (!o) { /* the system, not -Xmx, is out of memory: free what is garbage and try once more */
         vm_gc(vm);
-        o = calloc(1, size);
+        o = take(h, size);
     }
     if (!o) {
         vm_throw(vm, VM_EXC_OOM, "Java heap space");
         return NULL;
     }
-    o->next = h->objects;
-    h->objects = o;
     h->used += size;
     return o;
 }
@@ -179,11 +255,18 @@ vm_obj *vm_new_record(vm_t *vm, uint16_t rec)
 void vm_heap_free_all(vm_t *vm)
 {
     vm_heap *h = &vm->heap;
-    for (vm_obj *o = h->objects, *n; o; o = n) {
+    for (vm_obj *o = h->large, *n; o; o = n) {
         n = o->next;
         free(o);
     }
-    h->objects = NULL;
+    for (void *c = h->chunks, *n; c; c = n) {
+        n = *(void **)c;
+        free(c);
+    }
+    h->objects = h->large = NULL;
+    h->chunks = NULL;
+    h->bump = h->bump_end = NULL;
+    memset(h->free, 0, sizeof h->free);
     h->used = 0;
     free(h->mark_stack);
     h->mark_stack = NULL;

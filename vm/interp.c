@@ -217,6 +217,10 @@ static VM_NOINLINE int unwind(vm_t *vm, uint32_t entry, int status, const vm_met
 #define vmbreak       break
 #endif
 
+/* GCC would turn do_call's short register loops back into memcpy and memset calls */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns", "no-crossjumping", "no-gcse")))
+#endif
 static int execute(vm_t *vm, uint32_t entry, vm_value *result)
 {
 #if VM_USE_GOTO
@@ -590,13 +594,26 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         if (!vm_stack_room(vm, nb + callee->nregs))
             THROW(VM_EXC_STACK_OVERFLOW, NULL);
         fr->ret_reg = (uint8_t)GET_A(i);
-        vm_value *nr = vm->stack + nb;
-        memcpy(nr, R + first, callee->nparams * sizeof *nr);
-        memset(nr + callee->nparams, 0, (size_t)(callee->nregs - callee->nparams) * sizeof *nr);
-        fr = &vm->frames[vm->nframes++];
+        vm_value *nr = R + m->nregs;
+        /* a few registers each, in pairs and fours rather than through memcpy and memset: the
+           copy's last pair may take one value past the arguments, which the clearing then
+           overwrites, and the clearing's last four may pass the window by up to 3 slots, which
+           the stack keeps free (VM_STACK_SLACK) */
+        uint32_t np = callee->nparams, nregs = callee->nregs, r;
+        for (r = 0; r < np; r += 2) {
+            nr[r] = R[first + r];
+            nr[r + 1] = R[first + r + 1];
+        }
+        for (r = np; r < nregs; r += 4) {
+            nr[r].i = 0;
+            nr[r + 1].i = 0;
+            nr[r + 2].i = 0;
+            nr[r + 3].i = 0;
+        }
+        fr++;
+        vm->nframes++;
         fr->m = callee;
         fr->base = nb;
-        fr->pc = callee->code;
         m = callee;
         R = nr;
         pc = callee->code;

@@ -139,7 +139,7 @@ vm_t *vm_new(const vm_program *p, const vm_options *opt, char *err, size_t errle
     /* each frame takes VM_FRAME_SLOTS of the budget (vm_stack_room): this many never fill the array;
        both arrays are committed only as far as calls reach (calloc of untouched pages) */
     vm->frame_cap = vm->stack_cap / VM_FRAME_SLOTS + 1;
-    vm->stack = reserve((vm->stack_cap + 1) * sizeof *vm->stack);
+    vm->stack = reserve((vm->stack_cap + VM_STACK_SLACK) * sizeof *vm->stack);
     vm->frames = reserve(vm->frame_cap * sizeof *vm->frames);
     vm->statics = calloc(p->nstatics + 1, sizeof *vm->statics);
     vm->strings = calloc(p->nstrings + 1, sizeof *vm->strings);
@@ -162,7 +162,7 @@ void vm_free(vm_t *vm)
     if (!vm)
         return;
     vm_heap_free_all(vm);
-    release(vm->stack, (vm->stack_cap + 1) * sizeof *vm->stack);
+    release(vm->stack, (vm->stack_cap + VM_STACK_SLACK) * sizeof *vm->stack);
     release(vm->frames, vm->frame_cap * sizeof *vm->frames);
     free(vm->statics);
     free(vm->strings);

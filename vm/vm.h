@@ -59,7 +59,7 @@ typedef union vm_value {
 } vm_value;
 
 struct vm_obj {
-    vm_obj *next;    /* every object is on the heap's list (for sweeping) */
+    vm_obj *next;    /* every object is on one of the heap's lists (for sweeping); a free one on a free list */
     uint8_t kind;    /* VM_T_BYTES, VM_T_INTS, VM_T_LONGS or VM_T_RECORD */
     uint8_t marked;
     uint16_t rec;    /* record index for records */
@@ -284,8 +284,22 @@ typedef struct vm_intrinsic_link {
 /* one per single-block id, and one per family for _digestBase_implCompressMB */
 #define VM_MAX_INTRINSIC_LINKS 16
 
+/*
+ * Small objects (header included, rounded up to 16 bytes, at most VM_POOL_MAX) come from
+ * chunks of VM_POOL_CHUNK bytes, one free list per size (vm/heap.c); larger ones are a
+ * malloc block each.
+ */
+#define VM_POOL_GRAIN   16u
+#define VM_POOL_MAX     512u
+#define VM_POOL_CLASSES (VM_POOL_MAX / VM_POOL_GRAIN)
+#define VM_POOL_CHUNK   ((size_t)64 << 10)
+
 typedef struct vm_heap {
-    vm_obj *objects;        /* all objects, newest first */
+    vm_obj *objects;        /* all small objects, newest first */
+    vm_obj *large;          /* all objects above VM_POOL_MAX, newest first */
+    vm_obj *free[VM_POOL_CLASSES]; /* free small objects by size class, linked through next */
+    void *chunks;           /* the chunks, each linked through its first word */
+    unsigned char *bump, *bump_end; /* the rest of the newest chunk */
     size_t used;            /* bytes in objects (headers included) */
     size_t max;             /* the limit (-Xmx) */
     size_t next_gc;         /* collect when used would exceed this */
@@ -296,6 +310,10 @@ typedef struct vm_heap {
                                small to take the overflow path that low memory takes) */
     uint64_t collections;
 } vm_heap;
+
+/* Slots past -Xss's that the register stack keeps free: a call clears the callee's registers
+   four at a time, so it may write up to 3 past the window (vm/interp.c, do_call). */
+#define VM_STACK_SLACK 4u
 
 /* Each frame takes this many 8-byte slots of the -Xss budget, beside its registers. */
 #define VM_FRAME_SLOTS ((uint32_t)((sizeof(vm_frame) + sizeof(vm_value) - 1) / sizeof(vm_value)))
