@@ -241,6 +241,13 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
     int has_result;
     uint32_t first;
     const vm_method *callee;
+    vm_value *dst;                   /* where a native's or a stub's result goes */
+    vm_value *const stack = vm->stack; /* reserved once: it never moves */
+    vm_frame *const bottom = &vm->frames[entry]; /* the entry frame: returning from it ends execute */
+    /* -Xss less VM_FRAME_SLOTS for each frame: a new frame's registers and its own VM_FRAME_SLOTS
+       must end by it (vm_stack_room); it moves with every call and return, never below stack */
+    int64_t room = (int64_t)vm->stack_cap - (int64_t)vm->nframes * VM_FRAME_SLOTS;
+    const vm_value *limit = stack + (room > 0 ? room : 0);
 
     for (;;) {
         vmfetch();
@@ -502,20 +509,24 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
 
             vmcase(CALL) {
                 first = GET_A(i) + 1;
+                dst = &RA;
                 callee = prog->methods[GET_Bx(i)];
                 goto do_call;
             }
             vmcase(CALLV) {
                 first = GET_A(i);
+                dst = &rv;
                 callee = prog->methods[GET_Bx(i)];
                 goto do_call;
             }
             vmcase(CALLVIRT) {
                 first = GET_A(i) + 1;
+                dst = &RA;
                 goto do_virtual;
             }
             vmcase(CALLVIRTV) {
                 first = GET_A(i);
+                dst = &rv;
                 goto do_virtual;
             }
             vmcase(CHECKCAST) {
@@ -569,41 +580,39 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
     do_call: {
         /* CALL: R[A] := f(R[A+1]..); CALLV: f(R[A]..); first is the first argument */
         savepc();
-        /* one test for both kinds of callee that may not run bytecode */
+        /* one test for both kinds of callee that may not run bytecode; they write their result
+           straight to dst: R[A], or a scratch value for the void forms (a native sets it only when
+           it returns VM_OK, the intrinsic only when it ran the stub) */
         if (callee->flags & (VM_METHOD_NATIVE | VM_METHOD_INTRINSIC)) {
-            vm_value ret = {0};
-            int done = 1;
             if (callee->flags & VM_METHOD_NATIVE) {
-                int st = callee->native(vm, R + first, &ret);
+                int st = callee->native(vm, R + first, dst);
                 if (st != VM_OK) {
                     status = st;
                     native = callee;
                     goto exception;
                 }
-            } else {
-                /* 0: not linked, or arguments the stub must not see: the bytecode runs */
-                done = vm_intrinsic_call(vm, callee, R + first, &ret);
-            }
-            if (done) {
-                if (GET_OP(i) == OP_CALL || GET_OP(i) == OP_CALLVIRT)
-                    RA = ret;
                 continue;
             }
+            /* 0: not linked, or arguments the stub must not see: the bytecode runs */
+            if (vm_intrinsic_call(vm, callee, R + first, dst))
+                continue;
         }
-        uint32_t nb = fr->base + m->nregs;
-        if (!vm_stack_room(vm, nb + callee->nregs))
+        vm_value *nr = R + m->nregs;
+        if (nr + callee->nregs + VM_FRAME_SLOTS > limit)
             THROW(VM_EXC_STACK_OVERFLOW, NULL);
         fr->ret_reg = (uint8_t)GET_A(i);
-        vm_value *nr = R + m->nregs;
-        /* a few registers each, in pairs and fours rather than through memcpy and memset: the
-           copy's last pair may take one value past the arguments, which the clearing then
-           overwrites, and the clearing's last four may pass the window by up to 3 slots, which
-           the stack keeps free (VM_STACK_SLACK) */
+        /* a few registers each, without memcpy and memset calls: four values are copied whatever
+           the count (those past the arguments are garbage the clearing then overwrites, or free
+           stack past the window), and the clearing goes four at a time, so it may pass the
+           window by up to 3 slots, which the stack keeps free (VM_STACK_SLACK) */
+        const vm_value *args = R + first;
         uint32_t np = callee->nparams, nregs = callee->nregs, r;
-        for (r = 0; r < np; r += 2) {
-            nr[r] = R[first + r];
-            nr[r + 1] = R[first + r + 1];
-        }
+        nr[0] = args[0];
+        nr[1] = args[1];
+        nr[2] = args[2];
+        nr[3] = args[3];
+        for (r = 4; r < np; r++)
+            nr[r] = args[r];
         for (r = np; r < nregs; r += 4) {
             nr[r].i = 0;
             nr[r + 1].i = 0;
@@ -612,8 +621,9 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         }
         fr++;
         vm->nframes++;
+        limit -= VM_FRAME_SLOTS;
         fr->m = callee;
-        fr->base = nb;
+        fr->base = (uint32_t)(nr - stack);
         m = callee;
         R = nr;
         pc = callee->code;
@@ -622,14 +632,15 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
 
     do_return:
         vm->nframes--;
-        if (vm->nframes == entry) {
+        if (fr == bottom) {
             if (result)
                 *result = rv;
             return VM_OK;
         }
-        fr = &vm->frames[vm->nframes - 1];
+        fr--;
+        limit += VM_FRAME_SLOTS;
         m = fr->m;
-        R = vm->stack + fr->base;
+        R = stack + fr->base;
         pc = fr->pc;
         if (has_result)
             R[fr->ret_reg] = rv;

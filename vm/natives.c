@@ -334,18 +334,18 @@ static int n_fill(vm_t *vm, vm_value *a, vm_value *r)
         return null_arg(vm);
     if (o->kind == VM_T_RECORD)
         return vm_throw(vm, VM_EXC_ARRAY_STORE, "fill: type %s is not an array", array_type_name(vm, o, b, sizeof b));
-    vm_value chk[3] = {{.i = o->length}, a[1], a[2]};
-    int st = n_rangeCheck(vm, chk, r);
-    if (st != VM_OK)
-        return st;
     int64_t from = a[1].i, to = a[2].i, v = a[3].i;
-    switch (o->kind) {
-    case VM_T_BYTES: memset(VM_BYTES(o) + from, (int8_t)v, (size_t)(to - from)); break;
-    case VM_T_INTS:
+    if (from > to || from < 0 || to > o->length) {
+        vm_value chk[3] = {{.i = o->length}, a[1], a[2]};
+        return n_rangeCheck(vm, chk, r);
+    }
+    size_t size = o->kind == VM_T_BYTES ? 1 : o->kind == VM_T_INTS ? 4 : 8;
+    if (v == 0 || size == 1) { /* clearing (the usual fill) or bytes: one memset */
+        memset(o->data + (size_t)from * size, (int)(v & 0xff), (size_t)(to - from) * size);
+    } else if (size == 4) {
         for (int64_t i = from; i < to; i++)
             VM_INTS(o)[i] = (int32_t)v;
-        break;
-    default:
+    } else {
         for (int64_t i = from; i < to; i++)
             VM_LONGS(o)[i] = v;
     }
