@@ -345,6 +345,7 @@ void vm_intrinsics_link(vm_t *vm)
     const vm_program *p = vm->prog;
     FILE *out = vm->opt.intrinsics_out ? vm->opt.intrinsics_out : stdout;
     vm->nintrinsics = 0;
+    vm->link_cache_m = NULL; /* the links change: forget the cache */
     for (uint32_t i = 0; i < p->nmethods; i++) {
         const vm_method *m = p->methods[i];
         if (!(m->flags & VM_METHOD_INTRINSIC))
@@ -368,17 +369,29 @@ void vm_intrinsics_link(vm_t *vm)
 
 /* The link of m whose record the receiver self is (or extends, without overriding its implCompress),
    or NULL. At most one per family. */
-static const vm_intrinsic_link *find_link(const vm_t *vm, const vm_method *m, const vm_obj *self)
+static const vm_intrinsic_link *search_link(const vm_t *vm, const vm_method *m, uint16_t rec)
 {
-    if (self->kind != VM_T_RECORD)
-        return NULL;
     const vm_record *records = vm->prog->records;
     for (uint32_t i = 0; i < vm->nintrinsics; i++) {
         const vm_intrinsic_link *l = &vm->intrinsics[i];
-        if (l->m == m && vm_record_is_a(records, self->rec, l->rec))
-            return !l->compress || records[self->rec].vtable[l->compress_slot] == l->compress ? l : NULL;
+        if (l->m == m && vm_record_is_a(records, rec, l->rec))
+            return !l->compress || records[rec].vtable[l->compress_slot] == l->compress ? l : NULL;
     }
     return NULL;
+}
+
+/* The answer depends on the method and the record only, both fixed once linked: a digest's calls
+   all hit the cache. */
+static const vm_intrinsic_link *find_link(vm_t *vm, const vm_method *m, const vm_obj *self)
+{
+    if (self->kind != VM_T_RECORD)
+        return NULL;
+    if (vm->link_cache_m != m || vm->link_cache_rec != self->rec) {
+        vm->link_cache = search_link(vm, m, self->rec);
+        vm->link_cache_m = m;
+        vm->link_cache_rec = self->rec;
+    }
+    return vm->link_cache;
 }
 
 /* SHA3Parallel.doubleKeccak(lanes0, lanes1), linked: the stub permutes both when each is a long[] of at
