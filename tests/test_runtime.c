@@ -113,6 +113,29 @@ typedef struct rt_case {
     "end\n"
 #define AFILL_TRACE(FN) "\tat Arrays." FN "(Native Method)\n\tat T.main(@:10)\n"
 
+/* ByteArrayAccess.FN(a, AOFS, b, BOFS, LEN) with a: NEWA(n), a new AT[n], or "ldnull a\n" (both
+   two lines), b likewise; the call is on line 16. The cases and texts are JDK 25's, run there. */
+#define BAA_PROG(FN, AT, ANEW, BT, BNEW, AOFS, BOFS, LEN) \
+    "module T\n"                                         \
+    "import ByteArrayAccess\n"                           \
+    "method main() -> int\n"                             \
+    "    var a: " AT "\n"                                 \
+    "    var ao: int\n"                                   \
+    "    var b: " BT "\n"                                 \
+    "    var bo, len: int\n"                              \
+    "    var n: long\n"                                   \
+    "    " ANEW "\n"                                      \
+    "    " BNEW "\n"                                      \
+    "    ldi ao, " AOFS "\n"                              \
+    "    ldi bo, " BOFS "\n"                              \
+    "    ldi len, " LEN "\n"                              \
+    "    call ByteArrayAccess." FN "(a, ao, b, bo, len)\n" \
+    "    ret ao\n"                                        \
+    "end\n"
+#define NEWA(n) "ldi n, " #n "\n    newarray a, n"
+#define NEWB(n) "ldi n, " #n "\n    newarray b, n"
+#define BAA_TRACE(FN) "\tat ByteArrayAccess." FN "(Native Method)\n\tat T.main(@:16)\n"
+
 /* recursion without end: rec's call is on line 6, main's on line 13 */
 #define RECURSE_PROG               \
     "module T\n"                   \
@@ -497,6 +520,33 @@ static const rt_case cases[] = {
      "end\n",
      EXC "NullPointerException: Cannot read the array length because \"a\" is null",
      TRACE("\tat Arrays.fillLongs(Native Method)\n\tat T.main(@:7)\n")},
+    /* ---- ByteArrayAccess (natives): JDK 25's loop, its checks in Java's order, Java's texts ---- */
+    {"baa_i2b_null_in", {NULL}, {NULL}, BAA_PROG("i2bBig", "int[]", "ldnull a\n", "byte[]", NEWB(8), "0", "0", "8"),
+     EXC "NullPointerException: Cannot load from int array because \"in\" is null", TRACE(BAA_TRACE("i2bBig"))},
+    {"baa_i2b_null_out", {NULL}, {NULL}, BAA_PROG("i2bBig", "int[]", NEWA(2), "byte[]", "ldnull b\n", "0", "0", "8"),
+     EXC "NullPointerException: Cannot read the array length because \"ba\" is null", TRACE(BAA_TRACE("i2bBig"))},
+    {"baa_i2b_partial_int", {NULL}, {NULL}, BAA_PROG("i2bBig", "int[]", NEWA(2), "byte[]", NEWB(6), "0", "0", "6"),
+     EXC "ArrayIndexOutOfBoundsException: Index 4 out of bounds for length 3", TRACE(BAA_TRACE("i2bBig"))},
+    {"baa_i2b_short_in", {NULL}, {NULL}, BAA_PROG("i2bBig", "int[]", NEWA(1), "byte[]", NEWB(8), "0", "0", "8"),
+     EXC "ArrayIndexOutOfBoundsException: Index 1 out of bounds for length 1", TRACE(BAA_TRACE("i2bBig"))},
+    {"baa_i2b_negative_out_offset", {NULL}, {NULL},
+     BAA_PROG("i2bBig", "int[]", NEWA(2), "byte[]", NEWB(8), "0", "-1", "8"),
+     EXC "ArrayIndexOutOfBoundsException: Index -1 out of bounds for length 5", TRACE(BAA_TRACE("i2bBig"))},
+    {"baa_i2b_little_negative_in_offset", {NULL}, {NULL},
+     BAA_PROG("i2bLittle", "int[]", NEWA(2), "byte[]", NEWB(8), "-1", "0", "8"),
+     EXC "ArrayIndexOutOfBoundsException: Index -1 out of bounds for length 2", TRACE(BAA_TRACE("i2bLittle"))},
+    {"baa_l2b_short_in", {NULL}, {NULL}, BAA_PROG("l2bLittle", "long[]", NEWA(2), "byte[]", NEWB(16), "1", "0", "16"),
+     EXC "ArrayIndexOutOfBoundsException: Index 2 out of bounds for length 2", TRACE(BAA_TRACE("l2bLittle"))},
+    {"baa_b2i_null_in", {NULL}, {NULL}, BAA_PROG("b2iBig", "byte[]", "ldnull a\n", "int[]", NEWB(2), "0", "0", "8"),
+     EXC "NullPointerException: Cannot read the array length because \"ba\" is null", TRACE(BAA_TRACE("b2iBig"))},
+    {"baa_b2i_null_out", {NULL}, {NULL}, BAA_PROG("b2iBig", "byte[]", NEWA(8), "int[]", "ldnull b\n", "0", "0", "8"),
+     EXC "NullPointerException: Cannot store to int array because \"out\" is null", TRACE(BAA_TRACE("b2iBig"))},
+    {"baa_b2i_short_in", {NULL}, {NULL}, BAA_PROG("b2iBig", "byte[]", NEWA(6), "int[]", NEWB(2), "0", "0", "8"),
+     EXC "ArrayIndexOutOfBoundsException: Index 4 out of bounds for length 3", TRACE(BAA_TRACE("b2iBig"))},
+    {"baa_b2l_view_past_end", {NULL}, {NULL}, BAA_PROG("b2lLittle", "byte[]", NEWA(16), "long[]", NEWB(2), "12", "0", "8"),
+     EXC "ArrayIndexOutOfBoundsException: Index 12 out of bounds for length 9", TRACE(BAA_TRACE("b2lLittle"))},
+    {"baa_b2l_big_short_out", {NULL}, {NULL}, BAA_PROG("b2lBig", "byte[]", NEWA(16), "long[]", NEWB(1), "0", "0", "16"),
+     EXC "ArrayIndexOutOfBoundsException: Index 1 out of bounds for length 1", TRACE(BAA_TRACE("b2lBig"))},
     /* ---- System.arraycopy: HotSpot's checks and texts ---- */
     {"arraycopy_last_source_index", {NULL}, {NULL}, COPY_PROG_LEN("byte[]", "10", "byte[]", "10", "5", "0", "6"),
      EXC "ArrayIndexOutOfBoundsException: arraycopy: last source index 11 out of bounds for byte[10]", TRACE(COPY_TRACE16)},

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "intrinsics.h"
 #include "vm.h"
 
@@ -40,59 +41,6 @@ static inline uint64_t rotr64(uint64_t x, unsigned n) { n &= 63; return (x >> n)
 static inline uint32_t rotl32(uint32_t x, unsigned n) { n &= 31; return (x << n) | (x >> ((32 - n) & 31)); }
 static inline uint32_t rotr32(uint32_t x, unsigned n) { n &= 31; return (x >> n) | (x << ((32 - n) & 31)); }
 static inline int64_t sar64(int64_t x, unsigned n) { n &= 63; return x >= 0 ? x >> n : ~(~x >> n); }
-
-/*
- * The byte[] views (n = 4 or 8), written byte by byte so they are portable
- * and free of alignment and aliasing questions; GCC and Clang turn each into
- * one load or store (plus bswap for big-endian). A loop over the bytes is
- * not: GCC -O2 keeps it a loop, 5 instructions per byte.
- */
-#define B_(p, k) ((uint64_t)(uint8_t)(p)[k])
-static inline uint64_t ld_le(const int8_t *p, int n)
-{
-    uint64_t v = B_(p, 0) | B_(p, 1) << 8 | B_(p, 2) << 16 | B_(p, 3) << 24;
-    if (n == 8)
-        v |= B_(p, 4) << 32 | B_(p, 5) << 40 | B_(p, 6) << 48 | B_(p, 7) << 56;
-    return v;
-}
-
-static inline uint64_t ld_be(const int8_t *p, int n)
-{
-    if (n == 8)
-        return B_(p, 0) << 56 | B_(p, 1) << 48 | B_(p, 2) << 40 | B_(p, 3) << 32 | B_(p, 4) << 24 |
-               B_(p, 5) << 16 | B_(p, 6) << 8 | B_(p, 7);
-    return B_(p, 0) << 24 | B_(p, 1) << 16 | B_(p, 2) << 8 | B_(p, 3);
-}
-#undef B_
-
-static inline void st_le(int8_t *p, uint64_t v, int n)
-{
-    p[0] = (int8_t)(uint8_t)v;
-    p[1] = (int8_t)(uint8_t)(v >> 8);
-    p[2] = (int8_t)(uint8_t)(v >> 16);
-    p[3] = (int8_t)(uint8_t)(v >> 24);
-    if (n == 8) {
-        p[4] = (int8_t)(uint8_t)(v >> 32);
-        p[5] = (int8_t)(uint8_t)(v >> 40);
-        p[6] = (int8_t)(uint8_t)(v >> 48);
-        p[7] = (int8_t)(uint8_t)(v >> 56);
-    }
-}
-
-static inline void st_be(int8_t *p, uint64_t v, int n)
-{
-    if (n == 8) {
-        p[0] = (int8_t)(uint8_t)(v >> 56);
-        p[1] = (int8_t)(uint8_t)(v >> 48);
-        p[2] = (int8_t)(uint8_t)(v >> 40);
-        p[3] = (int8_t)(uint8_t)(v >> 32);
-        p += 4;
-    }
-    p[0] = (int8_t)(uint8_t)(v >> 24);
-    p[1] = (int8_t)(uint8_t)(v >> 16);
-    p[2] = (int8_t)(uint8_t)(v >> 8);
-    p[3] = (int8_t)(uint8_t)v;
-}
 
 /* ---- slow paths --------------------------------------------------------------------------- */
 #if defined(__GNUC__)

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "vm.h"
 
 static const char sys_source[] =
@@ -381,6 +382,109 @@ static int arrays_equals(vm_t *vm, vm_value *a, vm_value *r)
     return VM_OK;
 }
 
+/*
+ * sun.security.provider.ByteArrayAccess's bulk conversions, the natives of the built-in
+ * ByteArrayAccess (vm/lib/ByteArrayAccess.mva): len bytes of the byte[] side, whole ints or
+ * longs at the other, little- or big-endian, as its VarHandle views convert them. As JDK 25's
+ * ByteArrayAccess.java: no check up front, a loop of whole elements while the byte offset is
+ * below its start plus len, each access checked in Java's order with Java's messages (the
+ * array's "Index 2 out of bounds for length 2", the view's "Index 4 out of bounds for length 3"
+ * against length - (size - 1), the views' null "ba"). When every access is in bounds, as for
+ * the digests, one tight loop.
+ */
+enum { BAA_TO_BYTES = 1, BAA_BIG = 2, BAA_LONG = 4 };
+
+#if defined(__GNUC__)
+#define VM_COLD __attribute__((noinline, cold))
+#else
+#define VM_COLD
+#endif
+
+static inline void baa_one(vm_obj *bytes, int64_t bOfs, vm_obj *words, int64_t wOfs, int how)
+{
+    int n = how & BAA_LONG ? 8 : 4, big = (how & BAA_BIG) != 0;
+    int8_t *p = VM_BYTES(bytes) + bOfs;
+    if (how & BAA_TO_BYTES) {
+        uint64_t v = n == 8 ? (uint64_t)VM_LONGS(words)[wOfs] : (uint32_t)VM_INTS(words)[wOfs];
+        if (big)
+            st_be(p, v, n);
+        else
+            st_le(p, v, n);
+    } else {
+        uint64_t v = big ? ld_be(p, n) : ld_le(p, n);
+        if (n == 8)
+            VM_LONGS(words)[wOfs] = (int64_t)v;
+        else
+            VM_INTS(words)[wOfs] = (int32_t)(uint32_t)v;
+    }
+}
+
+static VM_COLD int baa_view_fails(vm_t *vm, const vm_obj *bytes, int64_t bOfs, int n)
+{
+    if (!bytes)
+        return vm_throw(vm, VM_EXC_NPE, "Cannot read the array length because \"ba\" is null");
+    return vm_throw(vm, VM_EXC_AIOOBE, "Index %lld out of bounds for length %lld", (long long)bOfs,
+                    (long long)bytes->length - (n - 1));
+}
+
+static VM_COLD int baa_array_fails(vm_t *vm, const vm_obj *words, int64_t wOfs, int how)
+{
+    if (!words)
+        return vm_throw(vm, VM_EXC_NPE, "Cannot %s %s array because \"%s\" is null",
+                        how & BAA_TO_BYTES ? "load from" : "store to", how & BAA_LONG ? "long" : "int",
+                        how & BAA_TO_BYTES ? "in" : "out");
+    return vm_throw(vm, VM_EXC_AIOOBE, "Index %lld out of bounds for length %d", (long long)wOfs, words->length);
+}
+
+static inline int baa_convert(vm_t *vm, vm_value *a, int how)
+{
+    const int n = how & BAA_LONG ? 8 : 4;
+    vm_obj *bytes = a[how & BAA_TO_BYTES ? 2 : 0].ref, *words = a[how & BAA_TO_BYTES ? 0 : 2].ref;
+    int64_t bOfs = a[how & BAA_TO_BYTES ? 3 : 1].i, wOfs = a[how & BAA_TO_BYTES ? 1 : 3].i, len = a[4].i;
+    /* Java's int arithmetic on int arguments; registers of kind int may hold more, so in 64 bits */
+    int64_t k = len > 0 ? (len + n - 1) / n : 0; /* the loop's iterations */
+    if (k == 0)
+        return VM_OK;
+    if (bytes && words && bOfs >= 0 && bOfs + (k - 1) * n <= (int64_t)bytes->length - n && wOfs >= 0 &&
+        wOfs + k <= words->length) {
+        for (int64_t j = 0; j < k; j++)
+            baa_one(bytes, bOfs + j * n, words, wOfs + j, how);
+        return VM_OK;
+    }
+    for (int64_t j = 0; j < k; j++, bOfs += n, wOfs++) {
+        int view_ok = bytes && bOfs >= 0 && bOfs <= (int64_t)bytes->length - n;
+        int array_ok = words && wOfs >= 0 && wOfs < words->length;
+        if (how & BAA_TO_BYTES) { /* in[inOfs++] first, then the view's set */
+            if (!array_ok)
+                return baa_array_fails(vm, words, wOfs, how);
+            if (!view_ok)
+                return baa_view_fails(vm, bytes, bOfs, n);
+        } else { /* the view's get first, then out[outOfs++] = */
+            if (!view_ok)
+                return baa_view_fails(vm, bytes, bOfs, n);
+            if (!array_ok)
+                return baa_array_fails(vm, words, wOfs, how);
+        }
+        baa_one(bytes, bOfs, words, wOfs, how);
+    }
+    return VM_OK;
+}
+
+#define BAA(name, how)                                                                             \
+    static int name(vm_t *vm, vm_value *a, vm_value *r)                                            \
+    {                                                                                              \
+        (void)r;                                                                                   \
+        return baa_convert(vm, a, how);                                                            \
+    }
+BAA(i2bLittle, BAA_TO_BYTES)
+BAA(b2iBig, BAA_BIG)
+BAA(i2bBig, BAA_TO_BYTES | BAA_BIG)
+BAA(b2lLittle, BAA_LONG)
+BAA(l2bLittle, BAA_TO_BYTES | BAA_LONG)
+BAA(b2lBig, BAA_LONG | BAA_BIG)
+BAA(l2bBig, BAA_TO_BYTES | BAA_LONG | BAA_BIG)
+#undef BAA
+
 /* new ArrayIndexOutOfBoundsException(int index) */
 static int n_throwArrayIndex(vm_t *vm, vm_value *a, vm_value *r)
 {
@@ -422,22 +526,35 @@ static const struct {
     {"equals", arrays_equals}, {"fill", arrays_fill}, {"fillInts", arrays_fill}, {"fillLongs", arrays_fill},
 };
 
-/* Natives exist in Sys and in the built-in Arrays only: a program's own Arrays has none. */
+static const struct {
+    const char *name;
+    vm_native_fn fn;
+} baa_natives[] = {
+    {"i2bLittle", i2bLittle}, {"b2iBig", b2iBig}, {"i2bBig", i2bBig},
+    {"b2lLittle", b2lLittle}, {"l2bLittle", l2bLittle}, {"b2lBig", b2lBig}, {"l2bBig", l2bBig},
+};
+
+#define FIND(table)                                                                                \
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)                                   \
+        if (strcmp(table[i].name, name) == 0)                                                      \
+            return table[i].fn;
+
+/* Natives exist in Sys and in the built-in Arrays and ByteArrayAccess only: a program's own
+   module of such a name has none. */
 vm_native_fn vm_native_lookup(const char *module, bool builtin, const char *name)
 {
     if (!builtin)
         return NULL;
     if (strcmp(module, "Sys") == 0) {
-        for (size_t i = 0; i < sizeof sys_natives / sizeof sys_natives[0]; i++)
-            if (strcmp(sys_natives[i].name, name) == 0)
-                return sys_natives[i].fn;
+        FIND(sys_natives)
     } else if (strcmp(module, "Arrays") == 0) {
-        for (size_t i = 0; i < sizeof arrays_natives / sizeof arrays_natives[0]; i++)
-            if (strcmp(arrays_natives[i].name, name) == 0)
-                return arrays_natives[i].fn;
+        FIND(arrays_natives)
+    } else if (strcmp(module, "ByteArrayAccess") == 0) {
+        FIND(baa_natives)
     }
     return NULL;
 }
+#undef FIND
 
 /* vm/lib/ modules, embedded at build time (vm/lib/embed.py). */
 const char *vm_lib_source(const char *module, size_t *len);
