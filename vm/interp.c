@@ -164,10 +164,12 @@ static VM_NOINLINE int unwind(vm_t *vm, uint32_t entry, int status, const vm_met
 #define vmdispatch(o) goto *disptab[o];
 #define vmcase(l)     L_##l:
 #define vmbreak       vmfetch(); vmdispatch(GET_OP(i))
+#define vmnext        vmbreak /* after a call or a return, outside the handlers: dispatch there too */
 #else
 #define vmdispatch(o) switch (o)
 #define vmcase(l)     case OP_##l:
 #define vmbreak       break
+#define vmnext        continue
 #endif
 
 /* GCC would turn do_call's short register loops back into memcpy and memset calls */
@@ -544,11 +546,11 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
                     native = callee;
                     goto exception;
                 }
-                continue;
+                vmnext;
             }
             /* 0: not linked, or arguments the stub must not see: the bytecode runs */
             if (vm_intrinsic_call(vm, callee, R + first, dst))
-                continue;
+                vmnext;
         }
         vm_value *nr = R + m->nregs;
         if (nr + callee->nregs + VM_FRAME_SLOTS > limit)
@@ -580,7 +582,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         m = callee;
         R = nr;
         pc = callee->code;
-        continue;
+        vmnext;
     }
 
     do_return:
@@ -597,7 +599,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         pc = fr->pc;
         if (has_result)
             R[fr->ret_reg] = rv;
-        continue;
+        vmnext;
 
     exception:
         return unwind(vm, entry, status, native);

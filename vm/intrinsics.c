@@ -345,7 +345,7 @@ void vm_intrinsics_link(vm_t *vm)
     const vm_program *p = vm->prog;
     FILE *out = vm->opt.intrinsics_out ? vm->opt.intrinsics_out : stdout;
     vm->nintrinsics = 0;
-    vm->link_cache_m = NULL; /* the links change: forget the cache */
+    memset(vm->link_cache, 0, sizeof vm->link_cache); /* the links change: forget the cache */
     for (uint32_t i = 0; i < p->nmethods; i++) {
         const vm_method *m = p->methods[i];
         if (!(m->flags & VM_METHOD_INTRINSIC))
@@ -386,12 +386,13 @@ static const vm_intrinsic_link *find_link(vm_t *vm, const vm_method *m, const vm
 {
     if (self->kind != VM_T_RECORD)
         return NULL;
-    if (vm->link_cache_m != m || vm->link_cache_rec != self->rec) {
-        vm->link_cache = search_link(vm, m, self->rec);
-        vm->link_cache_m = m;
-        vm->link_cache_rec = self->rec;
+    size_t e = ((uintptr_t)m / sizeof(void *)) % (sizeof vm->link_cache / sizeof vm->link_cache[0]);
+    if (vm->link_cache[e].m != m || vm->link_cache[e].rec != self->rec) {
+        vm->link_cache[e].link = search_link(vm, m, self->rec);
+        vm->link_cache[e].m = m;
+        vm->link_cache[e].rec = self->rec;
     }
-    return vm->link_cache;
+    return vm->link_cache[e].link;
 }
 
 /* SHA3Parallel.doubleKeccak(lanes0, lanes1), linked: the stub permutes both when each is a long[] of at

@@ -340,11 +340,14 @@ struct vm_t {
     uint32_t nroots;
     /* the candidates whose calls run stubs (vm/intrinsics.c) */
     vm_intrinsic_link intrinsics[VM_MAX_INTRINSIC_LINKS];
-    /* the last candidate call's link, by method and receiver record (NULL: none), a
-       monomorphic inline cache in front of the search (vm/intrinsics.c, find_link) */
-    const vm_method *link_cache_m;
-    const vm_intrinsic_link *link_cache;
-    uint16_t link_cache_rec;
+    /* the candidate calls' links by method and receiver record (NULL: none), a small
+       direct-mapped inline cache in front of the search (vm/intrinsics.c, find_link): a
+       digest's single- and multi-block candidates take two entries */
+    struct {
+        const vm_method *m;
+        const vm_intrinsic_link *link;
+        uint16_t rec;
+    } link_cache[4];
     uint32_t nintrinsics;
 };
 
