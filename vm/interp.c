@@ -164,7 +164,7 @@ static VM_NOINLINE int unwind(vm_t *vm, uint32_t entry, int status, const vm_met
 #define vmdispatch(o) goto *disptab[o];
 #define vmcase(l)     L_##l:
 #define vmbreak       vmfetch(); vmdispatch(GET_OP(i))
-#define vmnext        vmbreak /* after a call or a return, outside the handlers: dispatch there too */
+#define vmnext        do { vmfetch(); vmdispatch(GET_OP(i)) } while (0) /* after a call or a return: dispatch there too */
 #else
 #define vmdispatch(o) switch (o)
 #define vmcase(l)     case OP_##l:
