@@ -451,6 +451,36 @@ static const char byte_array_access[] =
     "end\n"
 ;
 
+/* ByteArrayAccess's loops run no iteration, as Java's `len += ofs; while (ofs < len)` does, when
+   len <= 0 or when ofs + len passes Integer.MAX_VALUE (it wraps): no exception */
+static const char byte_array_access_no_iteration[] =
+    "module T\n"
+    "import ByteArrayAccess\n"
+    "method main() -> int\n"
+    "    var a: int[]\n"
+    "    var ao: int\n"
+    "    var b: byte[]\n"
+    "    var bo, len: int\n"
+    "    var n: long\n"
+    "    var s: byte[]\n"
+    "    ldi n, 2\n"
+    "    newarray a, n\n"
+    "    ldi n, 8\n"
+    "    newarray b, n\n"
+    "    ldi ao, 0\n"
+    "    ldi bo, 0x7fffffff\n"
+    "    ldi len, 4\n"
+    "    call ByteArrayAccess.i2bBig(a, ao, b, bo, len)\n"
+    "    ldi bo, 0\n"
+    "    ldi len, -8\n"
+    "    call ByteArrayAccess.i2bBig(a, ao, b, bo, len)\n"
+    "    ldstr s, \"ok\"\n"
+    "    call Sys.println(s)\n"
+    "    ldi n, 0\n"
+    "    ret n\n"
+    "end\n"
+;
+
 #define MAIN_NOT_FOUND "Error: Main method not found in module T, please define the main method as:\n"
 
 static const cli_case cases[] = {
@@ -462,6 +492,8 @@ static const cli_case cases[] = {
     {"sys_exit_status_and_flush", exit3, NULL, {"@prog"}, NULL, 3, EXACT, "before\n", EXACT, ""},
     {"byte_array_access", byte_array_access, NULL, {"@prog"}, NULL, 0, EXACT,
      "0\n875902519\n943284578\n0\n875902519\n7451321489274203502\n0\n3978425819141910832\n7378413942531504440\n7654ba98456701234567ghijklmn\n", EXACT, ""},
+    {"byte_array_access_no_iteration", byte_array_access_no_iteration, NULL, {"@prog"}, NULL, 0, EXACT, "ok\n",
+     EXACT, ""},
     {"arrays_natives", arrays_natives, NULL, {"@prog"}, NULL, 0, EXACT,
      "100101\n00ffffff0000\n-2\n-2\n0\n0\n1250999896491\n1250999896491\n", EXACT, ""},
     {"sys_exit_from_callee", exit_deep, NULL, {"@prog"}, NULL, 77, EXACT, "", EXACT, ""},

@@ -5,7 +5,9 @@
  * 64 KiB chunks and reused through one free list per 16-byte size class, so
  * an allocation is a pop or a pointer bump and a clear, not a malloc; larger
  * objects are malloc'ed one by one. Both kinds are linked on a list (small,
- * large) for sweeping; chunks go back to the system only with the VM. Under
+ * large) for sweeping; chunks go back to the system only with the VM, and
+ * there are at most -Xmx of them (then small objects are malloc'ed too), so
+ * the memory held for objects stays within twice -Xmx. Under
  * AddressSanitizer every object is malloc'ed, so the sanitizer still sees
  * each one's bounds and lifetime. A collection marks from
  * the roots — the registers of every frame whose declared type is a
@@ -167,11 +169,16 @@ static vm_obj *pool_take(vm_heap *h, size_t size)
     }
     size_t take = (c + 1) * VM_POOL_GRAIN;
     if ((size_t)(h->bump_end - h->bump) < take) {
+        /* the chunks stay with the VM, each size's on its own free list: at most -Xmx of them,
+           past which objects are malloc'ed, so the memory held stays within twice -Xmx */
+        if (h->chunk_bytes + VM_POOL_CHUNK > h->max)
+            return NULL;
         unsigned char *chunk = malloc(VM_POOL_CHUNK);
         if (!chunk)
             return NULL;
         *(void **)(void *)chunk = h->chunks; /* the chunk's first 16 bytes link the chunks */
         h->chunks = chunk;
+        h->chunk_bytes += VM_POOL_CHUNK;
         h->bump = chunk + VM_POOL_GRAIN;
         h->bump_end = chunk + VM_POOL_CHUNK;
     }
@@ -188,8 +195,9 @@ static vm_obj *take(vm_heap *h, size_t size)
             memset(o, 0, size);
             o->next = h->objects;
             h->objects = o;
+            return o;
         }
-        return o;
+        /* no memory for a chunk, or the chunks at -Xmx: a malloc block of its own */
     }
     vm_obj *o = calloc(1, size);
     if (o) {
@@ -265,6 +273,7 @@ void vm_heap_free_all(vm_t *vm)
     }
     h->objects = h->large = NULL;
     h->chunks = NULL;
+    h->chunk_bytes = 0;
     h->bump = h->bump_end = NULL;
     memset(h->free, 0, sizeof h->free);
     h->used = 0;

@@ -553,13 +553,13 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
                 vmnext;
         }
         vm_value *nr = R + m->nregs;
-        if (nr + callee->nregs + VM_FRAME_SLOTS > limit)
+        if (nr + callee->nregs + VM_FRAME_SLOTS > limit) /* inside the stack's slack: VM_STACK_SLACK */
             THROW(VM_EXC_STACK_OVERFLOW, NULL);
         fr->ret_reg = (uint8_t)GET_A(i);
         /* a few registers each, without memcpy and memset calls: four values are copied whatever
            the count (those past the arguments are garbage the clearing then overwrites, or free
-           stack past the window), and the clearing goes four at a time, so it may pass the
-           window by up to 3 slots, which the stack keeps free (VM_STACK_SLACK) */
+           stack past the window), and the clearing goes four at a time: together they may pass
+           the window by up to 4 slots, which the stack keeps free (VM_STACK_SLACK) */
         const vm_value *args = R + first;
         uint32_t np = callee->nparams, nregs = callee->nregs, r;
         nr[0] = args[0];

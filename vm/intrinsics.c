@@ -346,6 +346,7 @@ void vm_intrinsics_link(vm_t *vm)
     FILE *out = vm->opt.intrinsics_out ? vm->opt.intrinsics_out : stdout;
     vm->nintrinsics = 0;
     memset(vm->link_cache, 0, sizeof vm->link_cache); /* the links change: forget the cache */
+    vm->link_cache_next = 0;
     for (uint32_t i = 0; i < p->nmethods; i++) {
         const vm_method *m = p->methods[i];
         if (!(m->flags & VM_METHOD_INTRINSIC))
@@ -386,12 +387,14 @@ static const vm_intrinsic_link *find_link(vm_t *vm, const vm_method *m, const vm
 {
     if (self->kind != VM_T_RECORD)
         return NULL;
-    size_t e = ((uintptr_t)m / sizeof(void *)) % (sizeof vm->link_cache / sizeof vm->link_cache[0]);
-    if (vm->link_cache[e].m != m || vm->link_cache[e].rec != self->rec) {
-        vm->link_cache[e].link = search_link(vm, m, self->rec);
-        vm->link_cache[e].m = m;
-        vm->link_cache[e].rec = self->rec;
-    }
+    enum { N = sizeof vm->link_cache / sizeof vm->link_cache[0] };
+    for (size_t e = 0; e < N; e++)
+        if (vm->link_cache[e].m == m && vm->link_cache[e].rec == self->rec)
+            return vm->link_cache[e].link;
+    size_t e = vm->link_cache_next++ % N; /* a miss replaces the oldest entry */
+    vm->link_cache[e].link = search_link(vm, m, self->rec);
+    vm->link_cache[e].m = m;
+    vm->link_cache[e].rec = self->rec;
     return vm->link_cache[e].link;
 }
 

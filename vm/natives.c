@@ -327,6 +327,21 @@ static int n_rangeCheck(vm_t *vm, vm_value *a, vm_value *r)
 
 /* Arrays.fill's stores, as one bulk operation (System.arraycopy's sibling): the checks of
    Arrays.rangeCheck first, so the bytecode caller's messages hold whoever calls it. */
+/* a[from..to) := v, the range checked */
+static inline void fill_range(vm_obj *o, int64_t from, int64_t to, int64_t v)
+{
+    size_t size = o->kind == VM_T_BYTES ? 1 : o->kind == VM_T_INTS ? 4 : 8;
+    if (v == 0 || size == 1) { /* clearing (the usual fill) or bytes: one memset */
+        memset(o->data + (size_t)from * size, (int)(v & 0xff), (size_t)(to - from) * size);
+    } else if (size == 4) {
+        for (int64_t i = from; i < to; i++)
+            VM_INTS(o)[i] = (int32_t)v;
+    } else {
+        for (int64_t i = from; i < to; i++)
+            VM_LONGS(o)[i] = v;
+    }
+}
+
 static int n_fill(vm_t *vm, vm_value *a, vm_value *r)
 {
     vm_obj *o = a[0].ref;
@@ -340,16 +355,7 @@ static int n_fill(vm_t *vm, vm_value *a, vm_value *r)
         vm_value chk[3] = {{.i = o->length}, a[1], a[2]};
         return n_rangeCheck(vm, chk, r);
     }
-    size_t size = o->kind == VM_T_BYTES ? 1 : o->kind == VM_T_INTS ? 4 : 8;
-    if (v == 0 || size == 1) { /* clearing (the usual fill) or bytes: one memset */
-        memset(o->data + (size_t)from * size, (int)(v & 0xff), (size_t)(to - from) * size);
-    } else if (size == 4) {
-        for (int64_t i = from; i < to; i++)
-            VM_INTS(o)[i] = (int32_t)v;
-    } else {
-        for (int64_t i = from; i < to; i++)
-            VM_LONGS(o)[i] = v;
-    }
+    fill_range(o, from, to, v);
     r->i = 0;
     return VM_OK;
 }
@@ -363,9 +369,16 @@ static int n_fill(vm_t *vm, vm_value *a, vm_value *r)
  */
 static int arrays_fill(vm_t *vm, vm_value *a, vm_value *r)
 {
-    if (!a[0].ref)
+    vm_obj *o = a[0].ref;
+    if (!o)
         return vm_throw(vm, VM_EXC_NPE, "Cannot read the array length because \"a\" is null");
-    return n_fill(vm, a, r);
+    int64_t from = a[1].i, to = a[2].i;
+    if (from > to || from < 0 || to > o->length) {
+        vm_value chk[3] = {{.i = o->length}, a[1], a[2]};
+        return n_rangeCheck(vm, chk, r);
+    }
+    fill_range(o, from, to, a[3].i);
+    return VM_OK;
 }
 
 /* Arrays.equals(byte[] a, byte[] b): 1 when both are null or have the same bytes */
@@ -441,17 +454,24 @@ static inline int baa_convert(vm_t *vm, vm_value *a, int how)
     const int n = how & BAA_LONG ? 8 : 4;
     vm_obj *bytes = a[how & BAA_TO_BYTES ? 2 : 0].ref, *words = a[how & BAA_TO_BYTES ? 0 : 2].ref;
     int64_t bOfs = a[how & BAA_TO_BYTES ? 3 : 1].i, wOfs = a[how & BAA_TO_BYTES ? 1 : 3].i, len = a[4].i;
-    /* Java's int arithmetic on int arguments; registers of kind int may hold more, so in 64 bits */
-    int64_t k = len > 0 ? (len + n - 1) / n : 0; /* the loop's iterations */
-    if (k == 0)
-        return VM_OK;
-    if (bytes && words && bOfs >= 0 && bOfs + (k - 1) * n <= (int64_t)bytes->length - n && wOfs >= 0 &&
-        wOfs + k <= words->length) {
-        for (int64_t j = 0; j < k; j++)
+    /* the loop's iterations: Java's `len += ofs; while (ofs < len)` runs none when len <= 0, or
+       when ofs + len passes Integer.MAX_VALUE (it wraps negative); registers of kind int may
+       hold more than an int, and such values are taken as they are (64-bit, without overflow) */
+    /* whole elements all in bounds (the digests' case): one tight loop; unsigned compares take
+       the negative offsets out, and no sum can overflow */
+    if (bytes && words && len % n == 0 && (uint64_t)bOfs <= (uint64_t)bytes->length &&
+        (uint64_t)len <= (uint64_t)(bytes->length - bOfs) && (uint64_t)wOfs <= (uint64_t)words->length &&
+        (uint64_t)(len / n) <= (uint64_t)(words->length - wOfs)) {
+        for (int64_t j = 0; j < len / n; j++)
             baa_one(bytes, bOfs + j * n, words, wOfs + j, how);
         return VM_OK;
     }
-    for (int64_t j = 0; j < k; j++, bOfs += n, wOfs++) {
+    if (len <= 0)
+        return VM_OK;
+    if (bOfs >= INT32_MIN && bOfs <= INT32_MAX && len <= INT32_MAX && bOfs + len > INT32_MAX)
+        return VM_OK;
+    int64_t k = len / n + (len % n != 0);
+    for (int64_t j = 0; j < k; j++, bOfs += n, wOfs++) { /* the first bad access ends it: no overflow */
         int view_ok = bytes && bOfs >= 0 && bOfs <= (int64_t)bytes->length - n;
         int array_ok = words && wOfs >= 0 && wOfs < words->length;
         if (how & BAA_TO_BYTES) { /* in[inOfs++] first, then the view's set */

@@ -296,9 +296,10 @@ typedef struct vm_intrinsic_link {
 
 typedef struct vm_heap {
     vm_obj *objects;        /* all small objects, newest first */
-    vm_obj *large;          /* all objects above VM_POOL_MAX, newest first */
+    vm_obj *large;          /* the malloc'ed objects (above VM_POOL_MAX, or past the chunks' limit) */
     vm_obj *free[VM_POOL_CLASSES]; /* free small objects by size class, linked through next */
     void *chunks;           /* the chunks, each linked through its first word */
+    size_t chunk_bytes;     /* their size together: at most max (-Xmx) */
     unsigned char *bump, *bump_end; /* the rest of the newest chunk */
     size_t used;            /* bytes in objects (headers included) */
     size_t max;             /* the limit (-Xmx) */
@@ -311,9 +312,12 @@ typedef struct vm_heap {
     uint64_t collections;
 } vm_heap;
 
-/* Slots past -Xss's that the register stack keeps free: a call clears the callee's registers
-   four at a time, so it may write up to 3 past the window (vm/interp.c, do_call). */
-#define VM_STACK_SLACK 4u
+/* Slots past -Xss's that the register stack reserves (never committed unless written): a call
+   copies four argument slots and clears the callee's registers four at a time, so it may write
+   up to 4 slots past the window, and its stack check computes the end of a window of up to
+   VM_MAX_REGS registers and a frame from the last window's end (vm/interp.c, do_call): both stay
+   inside the array. */
+#define VM_STACK_SLACK (VM_MAX_REGS + VM_FRAME_SLOTS + 4u)
 
 /* Each frame takes this many 8-byte slots of the -Xss budget, beside its registers. */
 #define VM_FRAME_SLOTS ((uint32_t)((sizeof(vm_frame) + sizeof(vm_value) - 1) / sizeof(vm_value)))
@@ -341,13 +345,14 @@ struct vm_t {
     /* the candidates whose calls run stubs (vm/intrinsics.c) */
     vm_intrinsic_link intrinsics[VM_MAX_INTRINSIC_LINKS];
     /* the candidate calls' links by method and receiver record (NULL: none), a small
-       direct-mapped inline cache in front of the search (vm/intrinsics.c, find_link): a
+       fully associative inline cache in front of the search (vm/intrinsics.c, find_link): a
        digest's single- and multi-block candidates take two entries */
     struct {
         const vm_method *m;
         const vm_intrinsic_link *link;
         uint16_t rec;
     } link_cache[4];
+    uint32_t link_cache_next; /* the entry a miss replaces (round robin) */
     uint32_t nintrinsics;
 };
 
