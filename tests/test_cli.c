@@ -481,6 +481,45 @@ static const char byte_array_access_no_iteration[] =
     "end\n"
 ;
 
+/* not forwarders (vm/loader.c): a method that passes its parameters reordered, or changed, runs
+   itself: g(a, b) = a - 2b; main returns swap(5, 1) + bump(5, 1) = g(1, 5) + g(1, 1) = -9 + -1 = -10,
+   exit status 246 (taken for forwarders: g(5, 1) twice, 6) */
+static const char not_forwarders[] =
+    "module T\n"
+    "method g(a: long, b: long) -> long\n"
+    "    var r: long\n"
+    "    sub r, a, b\n"
+    "    sub r, r, b\n"
+    "    ret r\n"
+    "end\n"
+    "method swap(a: long, b: long) -> long\n"
+    "    var r, x, y: long\n"
+    "    mov x, b\n"
+    "    mov y, a\n"
+    "    call r = g(x, y)\n"
+    "    ret r\n"
+    "end\n"
+    "method bump(a: long, b: long) -> long\n"
+    "    var r, x, y: long\n"
+    "    mov a, b\n"
+    "    mov x, a\n"
+    "    mov y, b\n"
+    "    call r = g(x, y)\n"
+    "    ret r\n"
+    "end\n"
+    "method main() -> int\n"
+    "    var r, a, b: long\n"
+    "    var s, c, d: long\n"
+    "    ldi a, 5\n"
+    "    ldi b, 1\n"
+    "    call r = swap(a, b)\n"
+    "    mov c, a\n"
+    "    mov d, b\n"
+    "    call s = bump(c, d)\n"
+    "    add r, r, s\n"
+    "    ret r\n"
+    "end\n";
+
 #define MAIN_NOT_FOUND "Error: Main method not found in module T, please define the main method as:\n"
 
 static const cli_case cases[] = {
@@ -494,6 +533,7 @@ static const cli_case cases[] = {
      "0\n875902519\n943284578\n0\n875902519\n7451321489274203502\n0\n3978425819141910832\n7378413942531504440\n7654ba98456701234567ghijklmn\n", EXACT, ""},
     {"byte_array_access_no_iteration", byte_array_access_no_iteration, NULL, {"@prog"}, NULL, 0, EXACT, "ok\n",
      EXACT, ""},
+    {"not_forwarders_run_themselves", not_forwarders, NULL, {"@prog"}, NULL, 246, EXACT, "", EXACT, ""},
     {"arrays_natives", arrays_natives, NULL, {"@prog"}, NULL, 0, EXACT,
      "100101\n00ffffff0000\n-2\n-2\n0\n0\n1250999896491\n1250999896491\n", EXACT, ""},
     {"sys_exit_from_callee", exit_deep, NULL, {"@prog"}, NULL, 77, EXACT, "", EXACT, ""},

@@ -520,6 +520,59 @@ static const rt_case cases[] = {
      "end\n",
      EXC "NullPointerException: Cannot read the array length because \"a\" is null",
      TRACE("\tat Arrays.fillLongs(Native Method)\n\tat T.main(@:7)\n")},
+    /* ---- forwarders (vm/loader.c): a call of one runs its target directly, the trace keeps its frame ---- */
+    {"forwarder_frame_in_a_native_trace", {NULL}, {NULL},
+     "module T\n"
+     "method g(i: int, n: int) -> int\n"
+     "    var r: int\n"
+     "    var a, b: int\n"
+     "    mov a, i\n"
+     "    mov b, n\n"
+     "    call r = Sys.checkIndex(a, b)\n"
+     "    ret r\n"
+     "end\n"
+     "method fwd(i: int, n: int) -> int\n"
+     "    var r: int\n"
+     "    var x, y: int\n"
+     "    mov x, i\n"
+     "    mov y, n\n"
+     "    call r = g(x, y)\n"
+     "    ret r\n"
+     "end\n"
+     "method main() -> int\n"
+     "    var r, i, n: int\n"
+     "    ldi i, 7\n"
+     "    ldi n, 3\n"
+     "    call r = fwd(i, n)\n"
+     "    ret r\n"
+     "end\n",
+     EXC "ArrayIndexOutOfBoundsException: Index 7 out of bounds for length 3",
+     TRACE("\tat Sys.checkIndex(Native Method)\n\tat T.g(@:7)\n\tat T.fwd(@:15)\n\tat T.main(@:22)\n")},
+    {"forwarder_null_receiver_named_as_the_forwarder_names_it", {NULL}, {NULL},
+     "module T\n"
+     "record P\n"
+     "    x: long\n"
+     "end\n"
+     "virtual method get(p: P) -> long\n"
+     "    var v: long\n"
+     "    getfield v, p, x\n"
+     "    ret v\n"
+     "end\n"
+     "method fwd(p: P) -> long\n"
+     "    var r: long\n"
+     "    var recv: P\n"
+     "    mov recv, p\n"
+     "    callvirt r = get(recv)\n"
+     "    ret r\n"
+     "end\n"
+     "method main() -> int\n"
+     "    var r: long\n"
+     "    var q: P\n"
+     "    call r = fwd(q)\n"
+     "    ret r\n"
+     "end\n",
+     EXC "NullPointerException: Cannot invoke \"T.get()\" because \"recv\" is null",
+     TRACE("\tat T.fwd(@:14)\n\tat T.main(@:20)\n")},
     /* ---- ByteArrayAccess (natives): JDK 25's loop, its checks in Java's order, Java's texts ---- */
     {"baa_i2b_null_in", {NULL}, {NULL}, BAA_PROG("i2bBig", "int[]", "ldnull a\n", "byte[]", NEWB(8), "0", "0", "8"),
      EXC "NullPointerException: Cannot load from int array because \"in\" is null", TRACE(BAA_TRACE("i2bBig"))},

@@ -90,8 +90,18 @@ static VM_NOINLINE int unwind(vm_t *vm, uint32_t entry, int status, const vm_met
                         n = snprintf(ln, sizeof ln, "\tat %s(Native Method)\n", m->qname);
                     } else {
                         uint32_t idx = fr->pc > m->code ? (uint32_t)(fr->pc - m->code) - 1 : 0;
-                        n = snprintf(ln, sizeof ln, "\tat %s(%s:%u)\n", m->qname, m->module->file,
+                        const vm_method *fw = m->elided && idx < m->ncode ? m->elided[idx] : NULL;
+                        int k = 0;
+                        if (fw) { /* the skipped forwarder's frame, at its call (its next to last word) */
+                            k = snprintf(ln, sizeof ln, "\tat %s(%s:%u)\n", fw->qname, fw->module->file,
+                                         fw->lines[fw->ncode - 2]);
+                            if (k < 0 || (size_t)k >= sizeof ln)
+                                k = 0;
+                        }
+                        n = snprintf(ln + k, sizeof ln - (size_t)k, "\tat %s(%s:%u)\n", m->qname, m->module->file,
                                      idx < m->ncode ? m->lines[idx] : m->line);
+                        if (n >= 0)
+                            n += k;
                     }
                 }
                 if (n < 0)
@@ -516,8 +526,14 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         vm_obj *recv = R[first].ref;
         if (!recv) {
             savepc();
-            vm_throw(vm, VM_EXC_NPE, "Cannot invoke \"%s()\" because \"%s\" is null", declared->qname,
-                     m->regnames[first]);
+            /* at a skipped forwarder's call, the receiver has the forwarder's name for it */
+            const vm_method *fw = m->elided ? m->elided[pc - m->code - 1] : NULL;
+            const char *rname = m->regnames[first];
+            if (fw) {
+                uint32_t fwi = fw->code[fw->ncode - 2];
+                rname = fw->regnames[GET_OP(fwi) == OP_CALLVIRT ? GET_A(fwi) + 1 : GET_A(fwi)];
+            }
+            vm_throw(vm, VM_EXC_NPE, "Cannot invoke \"%s()\" because \"%s\" is null", declared->qname, rname);
             goto exception;
         }
         callee = prog->records[recv->rec].vtable[declared->vslot];

@@ -101,6 +101,88 @@ _Noreturn void ld_pool_full(loader *L, const msrc *src, uint32_t lineno, const c
 }
 
 /* ---- the program ----------------------------------------------------------------------- */
+/*
+ * Forwarders. A method whose body is only a call of another with its own parameters in order
+ * (through moves at most) and a return of that call's result, as MessageDigest.update(b, ofs,
+ * len) is engineUpdate(b, ofs, len), costs a frame for nothing: a static call of one becomes a
+ * call of its target in place, with the same argument window (C2 inlines such methods first).
+ * The verifier has passed both, and the target's signature takes what the forwarder's did
+ * (its parameters are the forwarder's arguments, its result is the forwarder's). The
+ * forwarder's frame is still in stack traces (vm/interp.c, unwind: HotSpot keeps inlined
+ * frames in them too), and its receiver's name in a null receiver's message. One level:
+ * a target that is itself a forwarder is called, not skipped.
+ */
+static bool is_forwarder(const vm_method *f, uint32_t *inner, uint32_t *first)
+{
+    if (f->flags & (VM_METHOD_NATIVE | VM_METHOD_INTRINSIC | VM_METHOD_ABSTRACT) || f->ncode < 2)
+        return false;
+    uint32_t k = 0;
+    for (; k < f->ncode && GET_OP(f->code[k]) == OP_MOV; k++)
+        if (GET_A(f->code[k]) < f->nparams) /* a parameter changes */
+            return false;
+    if (k + 2 != f->ncode)
+        return false;
+    uint32_t w = f->code[k], ret = f->code[k + 1];
+    vm_opcode op = (vm_opcode)GET_OP(w);
+    bool with_result = op == OP_CALL || op == OP_CALLVIRT;
+    if (!with_result && op != OP_CALLV && op != OP_CALLVIRTV)
+        return false;
+    if (with_result ? GET_OP(ret) != OP_RET || GET_A(ret) != GET_A(w) : GET_OP(ret) != OP_RETV)
+        return false;
+    *inner = k;
+    *first = with_result ? GET_A(w) + 1 : GET_A(w);
+    return true;
+}
+
+static void quicken_forwarders(loader *L)
+{
+    vm_program *p = L->p;
+    /* the forwarders and their calls, from the code as assembled (a forwarder's own call may be
+       rewritten below, and must not make its callers skip two frames) */
+    uint32_t *inner_word = calloc(p->nmethods + 1, sizeof *inner_word);
+    if (!inner_word)
+        return; /* the program runs as it is */
+    for (uint32_t i = 0; i < p->nmethods; i++) {
+        const vm_method *f = p->methods[i];
+        uint32_t inner, first;
+        if (!is_forwarder(f, &inner, &first))
+            continue;
+        const vm_method *g = p->methods[GET_Bx(f->code[inner])];
+        /* the target's arguments must be the forwarder's parameters, all and in order */
+        if (g == f || g->nparams != f->nparams)
+            continue;
+        uint32_t src[VM_MAX_REGS];
+        for (uint32_t r = 0; r < f->nregs; r++)
+            src[r] = r < f->nparams ? r : UINT32_MAX;
+        for (uint32_t j = 0; j < inner; j++)
+            src[GET_A(f->code[j])] = src[GET_B(f->code[j])];
+        bool in_order = true;
+        for (uint32_t a = 0; a < g->nparams; a++)
+            in_order = in_order && src[first + a] == a;
+        if (in_order)
+            inner_word[i] = f->code[inner];
+    }
+    for (uint32_t i = 0; i < p->nmethods; i++) {
+        vm_method *m = p->methods[i];
+        if (m->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT))
+            continue;
+        for (uint32_t k = 0; k < m->ncode; k++) {
+            uint32_t w = m->code[k];
+            vm_opcode op = (vm_opcode)GET_OP(w);
+            if ((op != OP_CALL && op != OP_CALLV) || !inner_word[GET_Bx(w)] || GET_Bx(w) == i)
+                continue;
+            uint32_t iw = inner_word[GET_Bx(w)];
+            if (!m->elided) {
+                m->elided = vm_arena_alloc(L->a, m->ncode * sizeof *m->elided);
+                memset(m->elided, 0, m->ncode * sizeof *m->elided);
+            }
+            m->elided[k] = p->methods[GET_Bx(w)];
+            m->code[k] = MK_ABx(GET_OP(iw), GET_A(w), GET_Bx(iw));
+        }
+    }
+    free(inner_word);
+}
+
 static vm_program *load(const char *path, const char *dir_in, const char *text_in, size_t len, char *err,
                         size_t errlen)
 {
@@ -138,6 +220,7 @@ static vm_program *load(const char *path, const char *dir_in, const char *text_i
     for (uint32_t i = 0; i < L.p->nmethods; i++)
         if (vm_verify_method(L.p, L.p->methods[i], err, errlen) != 0)
             longjmp(L.jb, 1);
+    quicken_forwarders(&L);
     L.p->modules = vm_arena_alloc(L.a, L.nsrcs * sizeof *L.p->modules);
     for (uint32_t i = 0; i < L.nsrcs; i++)
         L.p->modules[i] = L.srcs[i]->mod;

@@ -104,6 +104,8 @@ struct vm_method {
     vm_native_fn native;    /* when VM_METHOD_NATIVE */
     int32_t vslot;          /* its slot in the vtables of its receiver's record and the records
                                extending it, or -1: not virtual (vm/loader.c, "virtual methods") */
+    const vm_method **elided; /* NULL, or per instruction word: the forwarder a call there skips
+                               (vm/loader.c, "forwarders"), whose frame stack traces still show */
 };
 
 typedef struct vm_field {
