@@ -42,19 +42,14 @@ static inline uint32_t rotl32(uint32_t x, unsigned n) { n &= 31; return (x << n)
 static inline uint32_t rotr32(uint32_t x, unsigned n) { n &= 31; return (x >> n) | (x << ((32 - n) & 31)); }
 static inline int64_t sar64(int64_t x, unsigned n) { n &= 63; return x >= 0 ? x >> n : ~(~x >> n); }
 
-/* ---- slow paths --------------------------------------------------------------------------- */
-#if defined(__GNUC__)
-#define VM_NOINLINE __attribute__((noinline, cold))
-#else
-#define VM_NOINLINE
-#endif
+/* ---- slow paths (VM_COLD: vm/vm.h) --------------------------------------------------------- */
 
-static VM_NOINLINE int throw_npe(vm_t *vm, const vm_method *m, uint32_t reg, const char *what)
+static VM_COLD int throw_npe(vm_t *vm, const vm_method *m, uint32_t reg, const char *what)
 {
     return vm_throw(vm, VM_EXC_NPE, "Cannot %s because \"%s\" is null", what, m->regnames[reg]);
 }
 
-static VM_NOINLINE int throw_index(vm_t *vm, int64_t index, int64_t length)
+static VM_COLD int throw_index(vm_t *vm, int64_t index, int64_t length)
 {
     return vm_throw(vm, VM_EXC_AIOOBE, "Index %lld out of bounds for length %lld", (long long)index,
                     (long long)length);
@@ -67,7 +62,7 @@ static VM_NOINLINE int throw_index(vm_t *vm, int64_t index, int64_t length)
  * Record the stack trace of the pending exception (frames from the top down
  * to entry), then pop those frames. A native that threw appears first.
  */
-static VM_NOINLINE int unwind(vm_t *vm, uint32_t entry, int status, const vm_method *native)
+static VM_COLD int unwind(vm_t *vm, uint32_t entry, int status, const vm_method *native)
 {
     if (status == VM_EXCEPTION) {
         size_t cap = 256, len = 0;
@@ -92,9 +87,9 @@ static VM_NOINLINE int unwind(vm_t *vm, uint32_t entry, int status, const vm_met
                         uint32_t idx = fr->pc > m->code ? (uint32_t)(fr->pc - m->code) - 1 : 0;
                         const vm_method *fw = m->elided && idx < m->ncode ? m->elided[idx] : NULL;
                         int k = 0;
-                        if (fw) { /* the skipped forwarder's frame, at its call (its next to last word) */
+                        if (fw) { /* the skipped forwarder's frame, at its call */
                             k = snprintf(ln, sizeof ln, "\tat %s(%s:%u)\n", fw->qname, fw->module->file,
-                                         fw->lines[fw->ncode - 2]);
+                                         fw->lines[vm_forwarder_call(fw)]);
                             if (k < 0 || (size_t)k >= sizeof ln)
                                 k = 0;
                         }
@@ -530,7 +525,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
             const vm_method *fw = m->elided ? m->elided[pc - m->code - 1] : NULL;
             const char *rname = m->regnames[first];
             if (fw) {
-                uint32_t fwi = fw->code[fw->ncode - 2];
+                uint32_t fwi = fw->code[vm_forwarder_call(fw)];
                 rname = fw->regnames[GET_OP(fwi) == OP_CALLVIRT ? GET_A(fwi) + 1 : GET_A(fwi)];
             }
             vm_throw(vm, VM_EXC_NPE, "Cannot invoke \"%s()\" because \"%s\" is null", declared->qname, rname);

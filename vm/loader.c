@@ -112,26 +112,39 @@ _Noreturn void ld_pool_full(loader *L, const msrc *src, uint32_t lineno, const c
  * frames in them too), and its receiver's name in a null receiver's message. One level:
  * a target that is itself a forwarder is called, not skipped.
  */
-static bool is_forwarder(const vm_method *f, uint32_t *inner, uint32_t *first)
+/* f's call word when f is a forwarder (at vm_forwarder_call(f)), else 0 (no call word is 0:
+   that is NOP) */
+static uint32_t forwarder_call(const vm_program *p, const vm_method *f)
 {
     if (f->flags & (VM_METHOD_NATIVE | VM_METHOD_INTRINSIC | VM_METHOD_ABSTRACT) || f->ncode < 2)
-        return false;
+        return 0;
+    uint32_t src[VM_MAX_REGS]; /* each register's value: the parameter it holds, or none */
+    for (uint32_t r = 0; r < f->nregs; r++)
+        src[r] = r < f->nparams ? r : UINT32_MAX;
     uint32_t k = 0;
-    for (; k < f->ncode && GET_OP(f->code[k]) == OP_MOV; k++)
+    for (; k < f->ncode && GET_OP(f->code[k]) == OP_MOV; k++) {
         if (GET_A(f->code[k]) < f->nparams) /* a parameter changes */
-            return false;
+            return 0;
+        src[GET_A(f->code[k])] = src[GET_B(f->code[k])];
+    }
     if (k + 2 != f->ncode)
-        return false;
+        return 0;
     uint32_t w = f->code[k], ret = f->code[k + 1];
     vm_opcode op = (vm_opcode)GET_OP(w);
     bool with_result = op == OP_CALL || op == OP_CALLVIRT;
     if (!with_result && op != OP_CALLV && op != OP_CALLVIRTV)
-        return false;
+        return 0;
     if (with_result ? GET_OP(ret) != OP_RET || GET_A(ret) != GET_A(w) : GET_OP(ret) != OP_RETV)
-        return false;
-    *inner = k;
-    *first = with_result ? GET_A(w) + 1 : GET_A(w);
-    return true;
+        return 0;
+    /* the target's arguments must be the forwarder's parameters, all and in order */
+    const vm_method *g = p->methods[GET_Bx(w)];
+    uint32_t first = with_result ? GET_A(w) + 1 : GET_A(w);
+    if (g == f || g->nparams != f->nparams)
+        return 0;
+    for (uint32_t a = 0; a < g->nparams; a++)
+        if (src[first + a] != a)
+            return 0;
+    return w;
 }
 
 static void quicken_forwarders(loader *L)
@@ -142,26 +155,8 @@ static void quicken_forwarders(loader *L)
     uint32_t *inner_word = calloc(p->nmethods + 1, sizeof *inner_word);
     if (!inner_word)
         return; /* the program runs as it is */
-    for (uint32_t i = 0; i < p->nmethods; i++) {
-        const vm_method *f = p->methods[i];
-        uint32_t inner, first;
-        if (!is_forwarder(f, &inner, &first))
-            continue;
-        const vm_method *g = p->methods[GET_Bx(f->code[inner])];
-        /* the target's arguments must be the forwarder's parameters, all and in order */
-        if (g == f || g->nparams != f->nparams)
-            continue;
-        uint32_t src[VM_MAX_REGS];
-        for (uint32_t r = 0; r < f->nregs; r++)
-            src[r] = r < f->nparams ? r : UINT32_MAX;
-        for (uint32_t j = 0; j < inner; j++)
-            src[GET_A(f->code[j])] = src[GET_B(f->code[j])];
-        bool in_order = true;
-        for (uint32_t a = 0; a < g->nparams; a++)
-            in_order = in_order && src[first + a] == a;
-        if (in_order)
-            inner_word[i] = f->code[inner];
-    }
+    for (uint32_t i = 0; i < p->nmethods; i++)
+        inner_word[i] = forwarder_call(p, p->methods[i]);
     for (uint32_t i = 0; i < p->nmethods; i++) {
         vm_method *m = p->methods[i];
         if (m->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT))

@@ -342,6 +342,18 @@ static inline void fill_range(vm_obj *o, int64_t from, int64_t to, int64_t v)
     }
 }
 
+/* Arrays.fill of the array o with a[1..3] (from, to, v): Arrays.rangeCheck's checks, then the stores */
+static inline int fill_checked(vm_t *vm, vm_obj *o, vm_value *a, vm_value *r)
+{
+    int64_t from = a[1].i, to = a[2].i;
+    if (from > to || from < 0 || to > o->length) {
+        vm_value chk[3] = {{.i = o->length}, a[1], a[2]};
+        return n_rangeCheck(vm, chk, r);
+    }
+    fill_range(o, from, to, a[3].i);
+    return VM_OK;
+}
+
 static int n_fill(vm_t *vm, vm_value *a, vm_value *r)
 {
     vm_obj *o = a[0].ref;
@@ -350,14 +362,7 @@ static int n_fill(vm_t *vm, vm_value *a, vm_value *r)
         return null_arg(vm);
     if (o->kind == VM_T_RECORD)
         return vm_throw(vm, VM_EXC_ARRAY_STORE, "fill: type %s is not an array", array_type_name(vm, o, b, sizeof b));
-    int64_t from = a[1].i, to = a[2].i, v = a[3].i;
-    if (from > to || from < 0 || to > o->length) {
-        vm_value chk[3] = {{.i = o->length}, a[1], a[2]};
-        return n_rangeCheck(vm, chk, r);
-    }
-    fill_range(o, from, to, v);
-    r->i = 0;
-    return VM_OK;
+    return fill_checked(vm, o, a, r);
 }
 
 /*
@@ -372,13 +377,7 @@ static int arrays_fill(vm_t *vm, vm_value *a, vm_value *r)
     vm_obj *o = a[0].ref;
     if (!o)
         return vm_throw(vm, VM_EXC_NPE, "Cannot read the array length because \"a\" is null");
-    int64_t from = a[1].i, to = a[2].i;
-    if (from > to || from < 0 || to > o->length) {
-        vm_value chk[3] = {{.i = o->length}, a[1], a[2]};
-        return n_rangeCheck(vm, chk, r);
-    }
-    fill_range(o, from, to, a[3].i);
-    return VM_OK;
+    return fill_checked(vm, o, a, r);
 }
 
 /* Arrays.equals(byte[] a, byte[] b): 1 when both are null or have the same bytes */
@@ -406,12 +405,6 @@ static int arrays_equals(vm_t *vm, vm_value *a, vm_value *r)
  * the digests, one tight loop.
  */
 enum { BAA_TO_BYTES = 1, BAA_BIG = 2, BAA_LONG = 4 };
-
-#if defined(__GNUC__)
-#define VM_COLD __attribute__((noinline, cold))
-#else
-#define VM_COLD
-#endif
 
 static inline void baa_one(vm_obj *bytes, int64_t bOfs, vm_obj *words, int64_t wOfs, int how)
 {

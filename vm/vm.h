@@ -18,6 +18,13 @@
 
 #include "opcodes.h"
 
+/* a slow path kept out of line, away from the hot code (exceptions, messages) */
+#if defined(__GNUC__)
+#define VM_COLD __attribute__((noinline, cold))
+#else
+#define VM_COLD
+#endif
+
 /* ---- limits --------------------------------------------------------------- */
 #define VM_MAX_REGS     256        /* registers per method (8-bit register fields) */
 #define VM_MAX_REGS4    64         /* registers reachable from iABCD forms */
@@ -107,6 +114,9 @@ struct vm_method {
     const vm_method **elided; /* NULL, or per instruction word: the forwarder a call there skips
                                (vm/loader.c, "forwarders"), whose frame stack traces still show */
 };
+
+/* A forwarder's own call: its next to last instruction word, before its ret (vm/loader.c) */
+static inline uint32_t vm_forwarder_call(const vm_method *fw) { return fw->ncode - 2; }
 
 typedef struct vm_field {
     const char *name;
