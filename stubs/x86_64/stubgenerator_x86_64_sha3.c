@@ -300,6 +300,23 @@ static void avx512_absorb_rows(x64_asm *as, int lanes)
     }
 }
 
+/* The row design's constants, shared by the single and the double stub: the masks k5 = 0x1f (five
+   lanes) down to k1 = 0x01 (rax is scratch), and the 15 index and rotation vectors of table into
+   zmm17..zmm31. */
+static void avx512_masks(x64_asm *as)
+{
+    x64_mov_ri(as, X64_RAX, 0x1f);
+    x64_kmovw_kr(as, X64_K5, X64_RAX);
+    for (int k = 1; k <= 4; k++)
+        x64_kshiftrw(as, (x64_kreg)(X64_K5 - k), X64_K5, k);
+}
+
+static void avx512_load_table(x64_asm *as, x64_reg table)
+{
+    for (int t = 0; t < 15; t++)
+        x64_evmovdqu64_load(as, X64_L512, X64_XMM17 + t, X64_K0, false, x64_at(table, 64 * t));
+}
+
 /* HotSpot's: r12..r14 hold the constants' pointer and the loop's counters */
 static const x64_reg avx512_saved[] = {X64_R12, X64_R13, X64_R14};
 static const x64m_frame avx512_frame = {avx512_saved, 3, 0, 0};
@@ -311,15 +328,10 @@ static size_t generate_avx512(x64_asm *as, const x64_sha3_config *cfg)
     x64m_mov_address(as, ROUND_CONST, x64_sha3_round_consts);
     /* the int arguments' upper halves are garbage: block_size is added to buf as 64 bits */
     x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
-    /* k5 = 0x1f, k4 = 0x0f, ... k1 = 0x01 */
-    x64_mov_ri(as, X64_RAX, 0x1f);
-    x64_kmovw_kr(as, X64_K5, X64_RAX);
-    for (int k = 1; k <= 4; k++)
-        x64_kshiftrw(as, (x64_kreg)(X64_K5 - k), X64_K5, k);
+    avx512_masks(as);
     for (int r = 0; r < 5; r++)
         x64_evmovdqu64_load(as, X64_L512, X64_XMM0 + r, X64_K5, true, x64_at(STATE, 40 * r));
-    for (int t = 0; t < 15; t++)
-        x64_evmovdqu64_load(as, X64_L512, X64_XMM17 + t, X64_K0, false, x64_at(TABLE, 64 * t));
+    avx512_load_table(as, TABLE);
 
     x64_label block, rounds;
     x64_label_init(&block);
@@ -375,16 +387,12 @@ size_t x64_generate_double_keccak(x64_asm *as)
     size_t entry = x64m_stub_begin(as, &double_keccak_frame);
     x64m_mov_address(as, DK_TABLE, avx512_perms_and_rots);
     x64m_mov_address(as, DK_RC, x64_sha3_round_consts);
-    x64_mov_ri(as, X64_RAX, 0x1f);
-    x64_kmovw_kr(as, X64_K5, X64_RAX);
-    for (int k = 1; k <= 4; k++)
-        x64_kshiftrw(as, (x64_kreg)(X64_K5 - k), X64_K5, k);
+    avx512_masks(as);
     for (int r = 0; r < 5; r++)
         x64_evmovdqu64_load(as, X64_L512, X64_XMM0 + r, X64_K5, true, x64_at(X64_C_RARG0, 40 * r));
     for (int r = 0; r < 5; r++)
         x64_evmovdqu64_load(as, X64_L512, X64_XMM10 + r, X64_K5, true, x64_at(X64_C_RARG1, 40 * r));
-    for (int t = 0; t < 15; t++)
-        x64_evmovdqu64_load(as, X64_L512, X64_XMM17 + t, X64_K0, false, x64_at(DK_TABLE, 64 * t));
+    avx512_load_table(as, DK_TABLE);
     x64_mov_ri(as, DK_LEFT, 24);
     x64_mov_rr(as, DK_NEXT, DK_RC);
     x64_label rounds;
