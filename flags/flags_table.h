@@ -61,6 +61,9 @@
       "do not expand intrinsics whose (internal) names appear here")                                      \
     F(bool, PrintIntrinsics, false, DIAGNOSTIC, C2, NO_RANGE,                                             \
       "prints attempted and successful inlining of intrinsics")                                           \
+    F(bool, PrintInlining, false, DIAGNOSTIC, NONE, NO_RANGE,                                             \
+      "Print inlining optimizations. minivm: the loader's verdict on each call, at load time "           \
+      "(docs/bytecode.md, Inlining)")                                                                     \
     F(bool, PrintStubCode, false, DIAGNOSTIC, NONE, NO_RANGE,                                             \
       "Print generated stub code")                                                                        \
     F(bool, PrintSHA3Selection, false, DIAGNOSTIC, NONE, NO_RANGE,                                        \
@@ -81,6 +84,9 @@
       "as HotSpot's (at least CodeEntryAlignment: 32 on x86-64, 64 on AArch64)")                          \
     F(bool, PreserveFramePointer, false, PRODUCT, PD, NO_RANGE,                                           \
       "Use the FP register for holding the frame pointer and not as a general purpose register.")         \
+    F(bool, Inline, true, PRODUCT, NONE, NO_RANGE,                                                        \
+      "Enable inlining. minivm: the loader inlines small static methods into their callers "             \
+      "(docs/bytecode.md, Inlining); -XX:-Inline keeps every call a call")                                \
     F(bool, UseFPUForSpilling, false, PRODUCT, C2, NO_RANGE,                                              \
       "Spill integer registers to FPU instead of stack when possible")                                    \
     /* ---- memory (-Xmx and -Xss set these) ----------------------------------------------------- */   \

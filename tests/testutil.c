@@ -22,10 +22,12 @@
 
 #include <cmocka.h>
 
-vm_program *tu_load(const char *src)
+vm_program *tu_load(const char *src) { return tu_load_ex(src, 0); }
+
+vm_program *tu_load_ex(const char *src, unsigned options)
 {
     char err[1024];
-    vm_program *p = vm_load_text("<test>", src, strlen(src), err, sizeof err);
+    vm_program *p = vm_load_text_ex("<test>", src, strlen(src), options, err, sizeof err);
     if (!p)
         fail_msg("program did not load: %s\n--- program ---\n%s", err, src);
     return p;

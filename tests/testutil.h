@@ -13,6 +13,8 @@
 
 /* Load a program from text; fails the test (with the loader's message) on error. */
 vm_program *tu_load(const char *src);
+/* the same with VM_LOAD_* options */
+vm_program *tu_load_ex(const char *src, unsigned options);
 
 /* Load a program expected to be rejected; returns the message ("<test>:line: ...")
    in a static buffer, or NULL when it loaded. */

@@ -86,8 +86,15 @@ static VM_COLD int unwind(vm_t *vm, uint32_t entry, int status, const vm_method 
                     } else {
                         uint32_t idx = fr->pc > m->code ? (uint32_t)(fr->pc - m->code) - 1 : 0;
                         const vm_method *fw = m->elided && idx < m->ncode ? m->elided[idx] : NULL;
+                        const vm_inlined *in = m->inlined && idx < m->ncode && m->inlined[idx].callee
+                                                   ? &m->inlined[idx] : NULL;
                         int k = 0;
-                        if (fw) { /* the skipped forwarder's frame, at its call */
+                        if (in) { /* the inlined method's frame, at its line */
+                            k = snprintf(ln, sizeof ln, "\tat %s(%s:%u)\n", in->callee->qname,
+                                         in->callee->module->file, in->line);
+                            if (k < 0 || (size_t)k >= sizeof ln)
+                                k = 0;
+                        } else if (fw) { /* the skipped forwarder's frame, at its call */
                             k = snprintf(ln, sizeof ln, "\tat %s(%s:%u)\n", fw->qname, fw->module->file,
                                          fw->lines[vm_forwarder_call(fw)]);
                             if (k < 0 || (size_t)k >= sizeof ln)

@@ -7,7 +7,9 @@
  *   2. resolve: type names in fields, statics and signatures become
  *      vm_types, vtables are built (declarations.c);
  *   3. assemble: each method body becomes instruction words (assemble.c);
- *   4. verify: every method goes through vm_verify_method (verify.c).
+ *   4. verify: every method goes through vm_verify_method (verify.c);
+ *   5. quicken: calls of forwarders go to their targets (below), small static
+ *      callees are inlined (inline.c).
  * The first error stops loading with "file:line: message". All memory
  * belongs to the program's arena, so an error frees everything at once.
  * loader_impl.h says what the files share; docs/format.md has the format.
@@ -147,14 +149,16 @@ static uint32_t forwarder_call(const vm_program *p, const vm_method *f)
     return w;
 }
 
-static void quicken_forwarders(loader *L)
+/* Returns each method's forwarded call (0: not a forwarder), or NULL if out of memory (the program then
+   runs as it is). */
+static uint32_t *quicken_forwarders(loader *L)
 {
     vm_program *p = L->p;
     /* the forwarders and their calls, from the code as assembled (a forwarder's own call may be
        rewritten below, and must not make its callers skip two frames) */
     uint32_t *inner_word = calloc(p->nmethods + 1, sizeof *inner_word);
     if (!inner_word)
-        return; /* the program runs as it is */
+        return NULL;
     for (uint32_t i = 0; i < p->nmethods; i++)
         inner_word[i] = forwarder_call(p, p->methods[i]);
     for (uint32_t i = 0; i < p->nmethods; i++) {
@@ -175,11 +179,11 @@ static void quicken_forwarders(loader *L)
             m->code[k] = MK_ABx(GET_OP(iw), GET_A(w), GET_Bx(iw));
         }
     }
-    free(inner_word);
+    return inner_word;
 }
 
-static vm_program *load(const char *path, const char *dir_in, const char *text_in, size_t len, char *err,
-                        size_t errlen)
+static vm_program *load(const char *path, const char *dir_in, const char *text_in, size_t len, unsigned options,
+                        char *err, size_t errlen)
 {
     loader L = {0};
     L.path = path;
@@ -215,7 +219,10 @@ static vm_program *load(const char *path, const char *dir_in, const char *text_i
     for (uint32_t i = 0; i < L.p->nmethods; i++)
         if (vm_verify_method(L.p, L.p->methods[i], err, errlen) != 0)
             longjmp(L.jb, 1);
-    quicken_forwarders(&L);
+    uint32_t *forwarder_word = quicken_forwarders(&L);
+    if (forwarder_word && !(options & VM_LOAD_NO_INLINE))
+        ld_inline_calls(&L, forwarder_word, options & VM_LOAD_PRINT_INLINING ? stdout : NULL);
+    free(forwarder_word);
     L.p->modules = vm_arena_alloc(L.a, L.nsrcs * sizeof *L.p->modules);
     for (uint32_t i = 0; i < L.nsrcs; i++)
         L.p->modules[i] = L.srcs[i]->mod;
@@ -226,12 +233,20 @@ static vm_program *load(const char *path, const char *dir_in, const char *text_i
     return L.p;
 }
 
-vm_program *vm_load_text(const char *name, const char *text, size_t len, char *err, size_t errlen)
+vm_program *vm_load_text_ex(const char *name, const char *text, size_t len, unsigned options, char *err,
+                            size_t errlen)
 {
-    return load(name, NULL, text, len, err, errlen);
+    return load(name, NULL, text, len, options, err, errlen);
 }
 
-vm_program *vm_load_file(const char *path, char *err, size_t errlen)
+vm_program *vm_load_text(const char *name, const char *text, size_t len, char *err, size_t errlen)
+{
+    return vm_load_text_ex(name, text, len, 0, err, errlen);
+}
+
+vm_program *vm_load_file(const char *path, char *err, size_t errlen) { return vm_load_file_ex(path, 0, err, errlen); }
+
+vm_program *vm_load_file_ex(const char *path, unsigned options, char *err, size_t errlen)
 {
     size_t len;
     int e;
@@ -255,7 +270,7 @@ vm_program *vm_load_file(const char *path, char *err, size_t errlen)
     } else {
         strcpy(dir, "./");
     }
-    vm_program *p = load(path, dir, text, len, err, errlen);
+    vm_program *p = load(path, dir, text, len, options, err, errlen);
     free(text);
     return p;
 }

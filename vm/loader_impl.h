@@ -19,6 +19,7 @@
 #define MINIVM_LOADER_IMPL_H
 
 #include <setjmp.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -219,5 +220,11 @@ void decl_check_reg_name(loader *L, msrc *src, uint32_t lineno, const tok *t, ui
 /* ---- assemble.c --------------------------------------------------------------------------------- */
 /* pm's body (after decl_resolve) into m->code, m->lines, its registers' names and types. */
 void asm_method(loader *L, pmethod *pm);
+
+/* ---- inline.c ----------------------------------------------------------------------------------- */
+/* Small static callees inlined into their callers (after the forwarders: forwarder_word[i] is method
+   i's forwarded call, 0 if it is none); a method that cannot be rewritten keeps its code. With
+   print_inlining, each call's verdict goes there (-XX:+PrintInlining). */
+void ld_inline_calls(loader *L, const uint32_t *forwarder_word, FILE *print_inlining);
 
 #endif

@@ -108,7 +108,10 @@ static int run(int argc, char **argv, int *write_errno)
 
     stubs_note_program_start();
     char err[VM_ERROR_MAX];
-    vm_program *prog = vm_load_file(args.program, err, sizeof err);
+    /* inlining is a compiler's: -Xint (UseCompiler off) has none, as in HotSpot */
+    unsigned load_options = (FLAG(Inline) && FLAG(UseCompiler) ? 0 : VM_LOAD_NO_INLINE) |
+                            (FLAG(PrintInlining) ? VM_LOAD_PRINT_INLINING : 0);
+    vm_program *prog = vm_load_file_ex(args.program, load_options, err, sizeof err);
     if (!prog) {
         fprintf(stderr, "%s\n", err);
         return 1;

@@ -265,4 +265,8 @@ typedef struct vm_opinfo {
 
 extern const vm_opinfo vm_opinfo_table[VM_NOPCODES];
 
+/* Whether op writes register A (its semantics read "R[A] := ..."); 0 when A is only read: the
+   conditionals, stores, returns and the void calls' windows (vm/inline.c's dataflow). */
+int vm_opcode_writes_a(int op);
+
 #endif /* MINIVM_OPCODES_H */

@@ -84,6 +84,13 @@ typedef struct vm_t vm_t;
 typedef struct vm_module vm_module;
 typedef struct vm_method vm_method;
 
+/* Where an inlined instruction word came from (vm/inline.c): its method, NULL for the caller's own
+   words, and its source line there */
+typedef struct vm_inlined {
+    const vm_method *callee;
+    uint32_t line;
+} vm_inlined;
+
 /* A native returns VM_OK, or VM_EXCEPTION / VM_EXIT after vm_throw/exit. */
 typedef int (*vm_native_fn)(vm_t *vm, vm_value *args, vm_value *result);
 
@@ -113,6 +120,8 @@ struct vm_method {
                                extending it, or -1: not virtual (vm/loader.c, "virtual methods") */
     const vm_method **elided; /* NULL, or per instruction word: the forwarder a call there skips
                                (vm/loader.c, "forwarders"), whose frame stack traces still show */
+    const vm_inlined *inlined; /* NULL, or per instruction word: the inlined method it is from
+                               (vm/inline.c), whose frame stack traces show above this one */
 };
 
 /* A forwarder's own call: its next to last instruction word, before its ret (vm/loader.c) */
@@ -211,6 +220,13 @@ vm_program *vm_load_file(const char *path, char *err, size_t errlen);
 
 /* The same from text in memory; imports resolve to built-in modules only. */
 vm_program *vm_load_text(const char *name, const char *text, size_t len, char *err, size_t errlen);
+
+/* The same with VM_LOAD_* options (0: as vm_load_file and vm_load_text). */
+#define VM_LOAD_NO_INLINE 1u      /* keep every call a call (-XX:-Inline; vm/inline.c) */
+#define VM_LOAD_PRINT_INLINING 2u /* print each call's inlining verdict to stdout (-XX:+PrintInlining) */
+vm_program *vm_load_file_ex(const char *path, unsigned options, char *err, size_t errlen);
+vm_program *vm_load_text_ex(const char *name, const char *text, size_t len, unsigned options, char *err,
+                            size_t errlen);
 
 void vm_program_free(vm_program *p);
 
