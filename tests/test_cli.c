@@ -520,6 +520,143 @@ static const char not_forwarders[] =
     "    ret r\n"
     "end\n";
 
+/* Small static methods the loader inlines (vm/inline.c): registers read before written (sumTo's acc
+   and i, firstOr's q) start at zero on every run of the same inlined call, a written parameter is a
+   copy (twice), early returns, a void callee storing a static, natives called from an inlined body
+   (show), recursion left a call. The output must not depend on inlining. */
+static const char inlining[] =
+    "module T\n"
+    "static S: long\n"
+    "record P\n"
+    "    x: long\n"
+    "end\n"
+    "; reads acc and i before writing them: zero on every entry\n"
+    "method sumTo(n: long) -> long\n"
+    "    var acc, i: long\n"
+    "loop:\n"
+    "    bge i, n, done\n"
+    "    add acc, acc, i\n"
+    "    add i, i, 1\n"
+    "    jmp loop\n"
+    "done:\n"
+    "    ret acc\n"
+    "end\n"
+    "; writes its parameter: the caller's argument keeps its value\n"
+    "method twice(a: long) -> long\n"
+    "    add a, a, a\n"
+    "    ret a\n"
+    "end\n"
+    "; a reference read before written (null on every entry), two returns\n"
+    "method firstOr(p: P, d: long) -> long\n"
+    "    var q: P\n"
+    "    var v: long\n"
+    "    bnonnull q, bad\n"
+    "    bnull p, none\n"
+    "    getfield v, p, x\n"
+    "    mov q, p\n"
+    "    ret v\n"
+    "none:\n"
+    "    ret d\n"
+    "bad:\n"
+    "    ldi v, -1\n"
+    "    ret v\n"
+    "end\n"
+    "; void, a static\n"
+    "method setS(v: long)\n"
+    "    putstatic v, S\n"
+    "    ret\n"
+    "end\n"
+    "method rec(n: long) -> long\n"
+    "    var r, m: long\n"
+    "    ble n, 0, base\n"
+    "    sub m, n, 1\n"
+    "    call r = rec(m)\n"
+    "    add r, r, n\n"
+    "    ret r\n"
+    "base:\n"
+    "    ret n\n"
+    "end\n"
+    "; prints v and a newline (natives called from an inlined body)\n"
+    "method show(v: long)\n"
+    "    var nl: byte[]\n"
+    "    call Sys.printLong(v)\n"
+    "    ldstr nl, \"\"\n"
+    "    call Sys.println(nl)\n"
+    "    ret\n"
+    "end\n"
+    "method main()\n"
+    "    var t, n: long\n"
+    "    var k: long\n"
+    "    var t2, a: long\n"
+    "    var v: long\n"
+    "    var t3: long\n"
+    "    var p: P\n"
+    "    var d: long\n"
+    "    var s: long\n"
+    "    var t4, m: long\n"
+    "    ldi n, 6\n"
+    "loop:\n"
+    "    bge k, 3, after\n"
+    "    sub n, n, 1\n"
+    "    call t = sumTo(n)\n"
+    "    mov v, t\n"
+    "    call show(v)\n"
+    "    add k, k, 1\n"
+    "    jmp loop\n"
+    "after:\n"
+    "    ldi a, 21\n"
+    "    call t2 = twice(a)\n"
+    "    mov v, t2\n"
+    "    call show(v)\n"
+    "    mov v, a\n"
+    "    call show(v)\n"
+    "    ldi d, 7\n"
+    "    call t3 = firstOr(p, d)\n"
+    "    mov v, t3\n"
+    "    call show(v)\n"
+    "    new p, P\n"
+    "    putfield p, x, n\n"
+    "    call t3 = firstOr(p, d)\n"
+    "    mov v, t3\n"
+    "    call show(v)\n"
+    "    call t3 = firstOr(p, d)\n"
+    "    mov v, t3\n"
+    "    call show(v)\n"
+    "    mov s, a\n"
+    "    call setS(s)\n"
+    "    getstatic v, S\n"
+    "    call show(v)\n"
+    "    ldi m, 4\n"
+    "    call t4 = rec(m)\n"
+    "    mov v, t4\n"
+    "    call show(v)\n"
+    "    ret\n"
+    "end\n";
+#define INLINING_OUT "10\n6\n3\n42\n21\n7\n3\n3\n21\n10\n"
+/* -XX:+PrintInlining: HotSpot's line per call ("@ bci" the call's byte offset, 4 a word), under each caller */
+#define PRINT_INLINING \
+    "T::rec (28 bytes)\n" \
+    "                              @ 12   T::rec (28 bytes)   failed to inline: recursive inlining is too deep\n" \
+    "T::show (16 bytes)\n" \
+    "                              @ 0   Sys::printLong   failed to inline: native method\n" \
+    "                              @ 8   Sys::println   failed to inline: native method\n" \
+    "T::main (144 bytes)\n" \
+    "                              @ 16   T::sumTo (24 bytes)   inline\n" \
+    "                              @ 24   T::show (16 bytes)   inline\n" \
+    "                              @ 40   T::twice (8 bytes)   inline\n" \
+    "                              @ 48   T::show (16 bytes)   inline\n" \
+    "                              @ 56   T::show (16 bytes)   inline\n" \
+    "                              @ 64   T::firstOr (40 bytes)   inline\n" \
+    "                              @ 72   T::show (16 bytes)   inline\n" \
+    "                              @ 84   T::firstOr (40 bytes)   inline\n" \
+    "                              @ 92   T::show (16 bytes)   inline\n" \
+    "                              @ 96   T::firstOr (40 bytes)   inline\n" \
+    "                              @ 104   T::show (16 bytes)   inline\n" \
+    "                              @ 112   T::setS (8 bytes)   inline\n" \
+    "                              @ 120   T::show (16 bytes)   inline\n" \
+    "                              @ 128   T::rec (28 bytes)   inline\n" \
+    "                              @ 136   T::show (16 bytes)   inline\n"
+
 #define MAIN_NOT_FOUND "Error: Main method not found in module T, please define the main method as:\n"
 
 static const cli_case cases[] = {
@@ -533,6 +670,13 @@ static const cli_case cases[] = {
      "0\n875902519\n943284578\n0\n875902519\n7451321489274203502\n0\n3978425819141910832\n7378413942531504440\n7654ba98456701234567ghijklmn\n", EXACT, ""},
     {"byte_array_access_no_iteration", byte_array_access_no_iteration, NULL, {"@prog"}, NULL, 0, EXACT, "ok\n",
      EXACT, ""},
+    {"inlining_output", inlining, NULL, {"@prog"}, NULL, 0, EXACT, INLINING_OUT, EXACT, ""},
+    {"inlining_off_same_output", inlining, NULL, {"-XX:-Inline", "@prog"}, NULL, 0, EXACT, INLINING_OUT, EXACT, ""},
+    {"inlining_xint_same_output", inlining, NULL, {"-Xint", "@prog"}, NULL, 0, EXACT, INLINING_OUT, EXACT, ""},
+    {"print_inlining", inlining, NULL, {"-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintInlining", "@prog"}, NULL, 0,
+     EXACT, PRINT_INLINING INLINING_OUT, EXACT, ""},
+    {"print_inlining_none_when_off", inlining, NULL, {"-XX:-Inline", "-XX:+PrintInlining", "@prog"}, NULL, 0, EXACT,
+     INLINING_OUT, EXACT, ""},
     {"not_forwarders_run_themselves", not_forwarders, NULL, {"@prog"}, NULL, 246, EXACT, "", EXACT, ""},
     {"arrays_natives", arrays_natives, NULL, {"@prog"}, NULL, 0, EXACT,
      "100101\n00ffffff0000\n-2\n-2\n0\n0\n1250999896491\n1250999896491\n", EXACT, ""},

@@ -154,6 +154,50 @@ typedef struct rt_case {
     "    ret r\n"                  \
     "end\n"
 
+/* check is inlined into main (vm/inline.c): the native's trace still shows its frame */
+#define INLINED_NATIVE_PROG                  \
+    "module T\n"                             \
+    "method check(i: int, n: int) -> int\n"  \
+    "    var r: int\n"                        \
+    "    var a, b: int\n"                     \
+    "    mov a, i\n"                          \
+    "    mov b, n\n"                          \
+    "    call r = Sys.checkIndex(a, b)\n"     \
+    "    add r, r, 1\n"                       \
+    "    ret r\n"                             \
+    "end\n"                                  \
+    "method main() -> int\n"                 \
+    "    var r, i, n: int\n"                  \
+    "    ldi i, 7\n"                          \
+    "    ldi n, 3\n"                          \
+    "    call r = check(i, n)\n"              \
+    "    ret r\n"                             \
+    "end\n"
+#define INLINED_NATIVE_TRACE "\tat Sys.checkIndex(Native Method)\n\tat T.check(@:7)\n\tat T.main(@:15)\n"
+/* mid is inlined into main as it was assembled, so its call of leaf (inlined into mid's own code)
+   stays a call from main: a real frame above an inlined one */
+#define INLINED_MID_PROG                     \
+    "module T\n"                             \
+    "method leaf(a: long, b: long) -> long\n" \
+    "    var q: long\n"                       \
+    "    div q, a, b\n"                       \
+    "    ret q\n"                             \
+    "end\n"                                  \
+    "method mid(a: long) -> long\n"          \
+    "    var r, x, y: long\n"                 \
+    "    mov x, a\n"                          \
+    "    call r = leaf(x, y)\n"               \
+    "    add r, r, 1\n"                       \
+    "    ret r\n"                             \
+    "end\n"                                  \
+    "method main() -> int\n"                 \
+    "    var r, a: long\n"                    \
+    "    ldi a, 5\n"                          \
+    "    call r = mid(a)\n"                   \
+    "    ret r\n"                             \
+    "end\n"
+#define INLINED_MID_TRACE "\tat T.leaf(@:4)\n\tat T.mid(@:10)\n\tat T.main(@:17)\n"
+
 static const rt_case cases[] = {
     /* ---- java.lang.ArrayIndexOutOfBoundsException ---- */
     {"aioobe_load_in_callee", {NULL}, {NULL},
@@ -573,6 +617,15 @@ static const rt_case cases[] = {
      "end\n",
      EXC "NullPointerException: Cannot invoke \"T.get()\" because \"recv\" is null",
      TRACE("\tat T.fwd(@:14)\n\tat T.main(@:20)\n")},
+    /* ---- inlined methods (vm/inline.c): their frames stay in the trace, as without inlining ---- */
+    {"inlined_native_trace", {NULL}, {NULL}, INLINED_NATIVE_PROG,
+     EXC "ArrayIndexOutOfBoundsException: Index 7 out of bounds for length 3", TRACE(INLINED_NATIVE_TRACE)},
+    {"inlined_native_trace_no_inline", {"-XX:-Inline", NULL}, {NULL}, INLINED_NATIVE_PROG,
+     EXC "ArrayIndexOutOfBoundsException: Index 7 out of bounds for length 3", TRACE(INLINED_NATIVE_TRACE)},
+    {"inlined_frame_below_a_call", {NULL}, {NULL}, INLINED_MID_PROG, EXC "ArithmeticException: / by zero",
+     TRACE(INLINED_MID_TRACE)},
+    {"inlined_frame_below_a_call_xint", {"-Xint", NULL}, {NULL}, INLINED_MID_PROG, EXC "ArithmeticException: / by zero",
+     TRACE(INLINED_MID_TRACE)},
     /* ---- ByteArrayAccess (natives): JDK 25's loop, its checks in Java's order, Java's texts ---- */
     {"baa_i2b_null_in", {NULL}, {NULL}, BAA_PROG("i2bBig", "int[]", "ldnull a\n", "byte[]", NEWB(8), "0", "0", "8"),
      EXC "NullPointerException: Cannot load from int array because \"in\" is null", TRACE(BAA_TRACE("i2bBig"))},

@@ -29,6 +29,7 @@
  * HotSpot prints the frames of inlined methods. The rewritten method goes through the verifier
  * again; if it were rejected (a bug here), the method keeps its code.
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,8 +295,10 @@ static void emit_body(const vm_program *p, outbuf *o, uint32_t w, uint32_t line,
     }
 }
 
-/* m's code with the calls at site[k] replaced by their callees' bodies; nregs: the registers then */
-static void rewrite(loader *L, vm_method *m, const vm_method *orig, const bool *site, uint32_t nregs)
+/* m's code with the calls at site[k] replaced by their callees' bodies; nregs: the registers then. False
+   (err: why) if it cannot be (out of memory, or the verifier rejects it: a bug here), m unchanged. */
+static bool rewrite(loader *L, vm_method *m, const vm_method *orig, const bool *site, uint32_t nregs, char *err,
+                    size_t errlen)
 {
     const vm_program *p = L->p;
     outbuf o = {0};
@@ -346,14 +349,18 @@ static void rewrite(loader *L, vm_method *m, const vm_method *orig, const bool *
                 el[mpos[k]] = m->elided[k];
             nm.elided = el;
         }
-        char err[256];
-        if (vm_verify_method(p, &nm, err, sizeof err) == 0) /* else a bug here: the method keeps its code */
+        if (vm_verify_method(p, &nm, err, errlen) == 0)
             *m = nm;
+        else
+            ok = false;
+    } else {
+        snprintf(err, errlen, "out of memory");
     }
     free(mpos);
     free(o.code);
     free(o.lines);
     free(o.inl);
+    return ok;
 }
 
 static bool is_call(uint32_t w)
@@ -364,54 +371,65 @@ static bool is_call(uint32_t w)
 
 static bool is_static_call(uint32_t w) { return GET_OP(w) == OP_CALL || GET_OP(w) == OP_CALLV; }
 
-/* HotSpot's PrintInlining line for the call at word k of m: "@ bci" is the call's byte offset (4 a
-   word), the size the callee's as assembled */
-static void print_site(FILE *out, const vm_method *m, uint32_t k, const vm_method *orig,
-                       const char *msg, bool ok)
+/* HotSpot's PrintInlining line for the call at word k of m (as assembled): "@ bci" is the call's byte
+   offset (4 a word), the size the callee's as assembled */
+static void print_site(FILE *out, const vm_method *m, uint32_t k, const vm_method *orig, const char *fmt, ...)
 {
     const vm_method *fw = m->elided ? m->elided[k] : NULL; /* a forwarder's code is never rewritten */
     const vm_method *g = fw ? fw : &orig[GET_Bx(m->code[k])];
     fprintf(out, "%30s@ %u   %s::%s", "", k * 4, g->module->name, g->name);
     if (!(g->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT)))
         fprintf(out, " (%zu bytes)", (size_t)g->ncode * sizeof *g->code);
-    fprintf(out, "   %s%s\n", ok ? "" : "failed to inline: ", msg);
+    fputs("   ", out);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
+    fputc('\n', out);
 }
 
-/* m with its static calls' verdicts inlined; out: where PrintInlining's lines go, or NULL */
+/* m with its inlinable static calls inlined; out: where PrintInlining's lines go, or NULL */
 static void inline_into(loader *L, vm_method *m, const vm_method *orig, const char *const *why, FILE *out)
 {
     const vm_program *p = L->p;
-    /* the verdicts first (PrintInlining's lines), for the code as assembled */
+    /* the verdicts, for the code as assembled: why not, or NULL at a call to inline */
+    const char **msg = calloc(m->ncode, sizeof *msg);
     bool *site = calloc(m->ncode, sizeof *site);
-    if (!site)
+    if (!msg || !site) {
+        free(msg);
+        free(site);
         return;
-    bool any = false, header = false;
+    }
+    bool any = false;
     uint32_t nregs = m->nregs;
     for (uint32_t k = 0; k < m->ncode; k++) {
         uint32_t w = m->code[k];
-        if (!is_call(w))
+        if (!is_call(w) || (m->elided && m->elided[k]))
             continue;
-        const char *msg;
-        bool ok = false;
-        if (m->elided && m->elided[k]) {
-            msg = "inline (forwarder)", ok = true;
-        } else if (!is_static_call(w)) {
-            msg = "virtual call";
-        } else if (!(msg = site_verdict(p, m, k, orig, why, nregs))) {
-            site[k] = true;
-            any = true;
+        if (!is_static_call(w))
+            msg[k] = "virtual call";
+        else if ((msg[k] = site_verdict(p, m, k, orig, why, nregs)) == NULL) {
+            site[k] = any = true;
             nregs += orig[GET_Bx(w)].nregs;
-            msg = "inline", ok = true;
-        }
-        if (out) {
-            if (!header)
-                fprintf(out, "%s::%s (%zu bytes)\n", m->module->name, m->name, (size_t)m->ncode * sizeof *m->code);
-            header = true;
-            print_site(out, m, k, orig, msg, ok);
         }
     }
-    if (any)
-        rewrite(L, m, orig, site, nregs);
+    const vm_method as_assembled = *m;
+    const vm_method *a = &as_assembled;
+    char err[VM_ERROR_MAX] = "";
+    bool ok = !any || rewrite(L, m, orig, site, nregs, err, sizeof err);
+    for (uint32_t k = 0, header = 0; out && k < a->ncode; k++) {
+        if (!is_call(a->code[k]))
+            continue;
+        if (!header++)
+            fprintf(out, "%s::%s (%zu bytes)\n", a->module->name, a->name, (size_t)a->ncode * sizeof *a->code);
+        if (a->elided && a->elided[k])
+            print_site(out, a, k, orig, "inline (forwarder)");
+        else if (site[k] && ok)
+            print_site(out, a, k, orig, "inline");
+        else
+            print_site(out, a, k, orig, "failed to inline: %s", site[k] ? err : msg[k]);
+    }
+    free(msg);
     free(site);
 }
 

@@ -1,0 +1,350 @@
+/*
+ * tests/test_inline.c — the loader's inlining of small static callees (vm/inline.c), suite 'unit'.
+ *
+ * Each program runs twice, inlined and as assembled (VM_LOAD_NO_INLINE), and main must return the
+ * value the test states for both: the callees read registers before writing them (a call starts
+ * them at zero or null, an inlined body must too, however often it runs), write their parameters
+ * (the caller's argument stays), return from the middle, jump, allocate across a collection, and
+ * the callers jump over and around their inlined calls. The structure is checked too: which calls
+ * the library gets inlined, which it must not (intrinsic candidates, virtual calls), where the
+ * inlined words say they come from, the register limit, and the dataflow's opcode table against
+ * the documented semantics. Stack traces through inlined frames: test_runtime ('inlined_*').
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "opcodes.h"
+#include "testutil.h"
+
+static int64_t run_main(const char *src, unsigned options)
+{
+    vm_program *p = tu_load_ex(src, options);
+    vm_t *vm = tu_vm(p, 0);
+    vm_value result = {0};
+    int st = vm_call(vm, vm_find_method(p, "T.main"), NULL, &result);
+    if (st != VM_OK)
+        fail_msg("main did not return (status %d): %s", st, vm->exc_trace ? vm->exc_trace : "");
+    vm_free(vm);
+    vm_program_free(p);
+    return result.i;
+}
+
+/* main's value, inlined and not */
+static void expect_both(const char *src, int64_t want)
+{
+    assert_int_equal(run_main(src, 0), want);
+    assert_int_equal(run_main(src, VM_LOAD_NO_INLINE), want);
+}
+
+static const vm_method *method(const vm_program *p, const char *qname)
+{
+    const vm_method *m = vm_find_method(p, qname);
+    if (!m)
+        fail_msg("no method %s", qname);
+    return m;
+}
+
+/* how many of m's words came from callee (by qualified name) */
+static uint32_t words_from(const vm_method *m, const char *callee)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; m->inlined && k < m->ncode; k++)
+        n += m->inlined[k].callee && strcmp(m->inlined[k].callee->qname, callee) == 0;
+    return n;
+}
+
+/* calls of callee left in m's code */
+static uint32_t calls_of(const vm_program *p, const vm_method *m, const char *callee)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < m->ncode; k++) {
+        vm_opcode op = (vm_opcode)GET_OP(m->code[k]);
+        if ((op == OP_CALL || op == OP_CALLV || op == OP_CALLVIRT || op == OP_CALLVIRTV) &&
+            strcmp(p->methods[GET_Bx(m->code[k])]->qname, callee) == 0)
+            n++;
+    }
+    return n;
+}
+
+/* ---- semantics ------------------------------------------------------------------------------- */
+
+/* sumTo reads acc and i before writing them: each of the six calls must start them at 0 (sumTo(5) =
+   0+1+2+3+4, then 6, 3, 1, 0, 0: 20 in all); without the clearing the later calls would return the
+   first one's sum */
+static const char reads_before_writing[] =
+    "module T\n"
+    "method sumTo(n: long) -> long\n"
+    "    var acc, i: long\n"
+    "loop:\n"
+    "    bge i, n, done\n"
+    "    add acc, acc, i\n"
+    "    add i, i, 1\n"
+    "    jmp loop\n"
+    "done:\n"
+    "    ret acc\n"
+    "end\n"
+    "method main() -> long\n"
+    "    var t, n: long\n"
+    "    var total: long\n"
+    "    ldi n, 6\n"
+    "again:\n"
+    "    sub n, n, 1\n"
+    "    call t = sumTo(n)\n"
+    "    add total, total, t\n"
+    "    bgt n, 0, again\n"
+    "    ret total\n"
+    "end\n";
+
+static void clears_registers_read_before_written(void **state)
+{
+    (void)state;
+    expect_both(reads_before_writing, 10 + 6 + 3 + 1 + 0 + 0);
+}
+
+/* a reference the callee tests before it sets it: null on every call, the same inlined call run
+   four times (with q left from the last call, every call after a non-null p would return -1000);
+   two returns from the middle, a jump to the last one */
+static const char ref_read_before_written[] =
+    "module T\n"
+    "record P\n"
+    "    x: long\n"
+    "end\n"
+    "method firstOr(p: P, d: long) -> long\n"
+    "    var q: P\n"
+    "    var v: long\n"
+    "    bnonnull q, bad\n"
+    "    bnull p, none\n"
+    "    getfield v, p, x\n"
+    "    mov q, p\n"
+    "    ret v\n"
+    "none:\n"
+    "    jmp out\n"
+    "bad:\n"
+    "    ldi v, -1000\n"
+    "    ret v\n"
+    "out:\n"
+    "    ret d\n"
+    "end\n"
+    "method main() -> long\n"
+    "    var t: long\n"
+    "    var p: P\n"
+    "    var d: long\n"
+    "    var sum, x, k: long\n"
+    "    var o: P\n"
+    "    var z: P\n"
+    "    ldi d, 7\n"
+    "    new o, P\n"
+    "    ldi x, 30\n"
+    "    putfield o, x, x\n"
+    "loop:\n"
+    "    bge k, 4, done\n"
+    "    mov p, o\n"
+    "    beq k, 2, call\n"
+    "    mov p, z\n"
+    "call:\n"
+    "    call t = firstOr(p, d)\n" /* k = 0, 1, 3: p null, 7; k = 2: 30 */
+    "    add sum, sum, t\n"
+    "    add k, k, 1\n"
+    "    jmp loop\n"
+    "done:\n"
+    "    ret sum\n"
+    "end\n";
+
+static void clears_references_read_before_written(void **state)
+{
+    (void)state;
+    expect_both(ref_read_before_written, 7 + 7 + 30 + 7);
+}
+
+/* twice writes its parameter: the caller's argument register keeps 21; the caller's loop jumps back
+   over the inlined body and forward past it */
+static const char writes_parameter[] =
+    "module T\n"
+    "method twice(a: long) -> long\n"
+    "    add a, a, a\n"
+    "    ret a\n"
+    "end\n"
+    "method main() -> long\n"
+    "    var t, a: long\n"
+    "    var k, sum: long\n"
+    "    ldi a, 21\n"
+    "loop:\n"
+    "    bge k, 3, done\n"
+    "    beq k, 1, skip\n"
+    "    call t = twice(a)\n"
+    "    add sum, sum, t\n"
+    "skip:\n"
+    "    add sum, sum, a\n"
+    "    add k, k, 1\n"
+    "    jmp loop\n"
+    "done:\n"
+    "    ret sum\n"
+    "end\n";
+
+static void parameter_written_by_callee_is_a_copy(void **state)
+{
+    (void)state;
+    expect_both(writes_parameter, 42 + 21 + 21 + 42 + 21);
+}
+
+/* a void callee that stores into a static and an array and returns from the middle; a callee that
+   allocates, with a collection while the caller holds its result */
+static const char void_and_alloc[] =
+    "module T\n"
+    "static S: long\n"
+    "method put(a: long[], i: long, v: long)\n"
+    "    blt v, 0, neg\n"
+    "    lastore a, i, v\n"
+    "    ret\n"
+    "neg:\n"
+    "    putstatic v, S\n"
+    "    ret\n"
+    "end\n"
+    "method make(n: long) -> long[]\n"
+    "    var a: long[]\n"
+    "    newarray a, n\n"
+    "    ret a\n"
+    "end\n"
+    "method main() -> long\n"
+    "    var a: long[]\n"
+    "    var n: long\n"
+    "    var b: long[]\n"
+    "    var i, v: long\n"
+    "    var s, r: long\n"
+    "    ldi n, 4\n"
+    "    call a = make(n)\n"
+    "    call Sys.gc()\n"
+    "    mov b, a\n"
+    "    ldi i, 2\n"
+    "    ldi v, 5\n"
+    "    call put(b, i, v)\n"
+    "    ldi v, -9\n"
+    "    call put(b, i, v)\n"
+    "    call Sys.gc()\n"
+    "    laload r, a, i\n"
+    "    getstatic s, S\n"
+    "    mul r, r, s\n"
+    "    ret r\n"
+    "end\n";
+
+static void void_callee_and_allocation_across_gc(void **state)
+{
+    (void)state;
+    expect_both(void_and_alloc, -45);
+}
+
+/* ---- structure ----------------------------------------------------------------------------------- */
+
+static void inlined_words_say_where_they_are_from(void **state)
+{
+    (void)state;
+    vm_program *p = tu_load(reads_before_writing);
+    const vm_method *sum = method(p, "T.sumTo"), *m = method(p, "T.main");
+    assert_int_equal(calls_of(p, m, "T.sumTo"), 0);
+    assert_non_null(m->inlined);
+    assert_true(words_from(m, "T.sumTo") >= sum->ncode - 1); /* its final ret is no word */
+    /* each inlined word: the callee's line there, the caller's line of the call */
+    for (uint32_t k = 0; k < m->ncode; k++)
+        if (m->inlined[k].callee) {
+            assert_ptr_equal(m->inlined[k].callee, sum);
+            assert_in_range(m->inlined[k].line, 2, 11);
+            assert_int_equal(m->lines[k], 18);
+        }
+    assert_true(m->nregs > 3); /* sumTo's registers after main's */
+    vm_program_free(p);
+    p = tu_load_ex(reads_before_writing, VM_LOAD_NO_INLINE);
+    m = method(p, "T.main");
+    assert_null(m->inlined);
+    assert_int_equal(calls_of(p, m, "T.sumTo"), 1);
+    vm_program_free(p);
+}
+
+/* the library: the small static helpers C2 would inline are; the stubs' candidates, the virtual calls and
+   a callee over the size limit stay calls */
+static void library_helpers_inlined_candidates_kept(void **state)
+{
+    (void)state;
+    vm_program *p = tu_load("module T\nimport MessageDigest\nmethod main()\n    ret\nend\n");
+    static const char *const inlined[][2] = {
+        {"SHA2.implCompress", "SHA2.implCompressCheck"},
+        {"SHA2.implReset", "SHA2.resetHashes"},
+        {"SHA5.implCompress", "SHA5.implCompressCheck"},
+        {"DigestBase.engineUpdate", "DigestBase.implCompressMultiBlock"},
+        {"SHA3.finishAbsorb", "SHA3.setPaddingBytes"},
+    };
+    for (size_t i = 0; i < sizeof inlined / sizeof inlined[0]; i++) {
+        const vm_method *m = method(p, inlined[i][0]);
+        if (words_from(m, inlined[i][1]) == 0 || calls_of(p, m, inlined[i][1]) != 0)
+            fail_msg("%s: %s not inlined", inlined[i][0], inlined[i][1]);
+    }
+    /* the intrinsic candidates are called (their stubs), virtual calls too */
+    assert_int_equal(calls_of(p, method(p, "SHA2.implCompress"), "SHA2.implCompress0"), 1);
+    assert_int_equal(calls_of(p, method(p, "DigestBase.engineUpdate"), "DigestBase.implCompressMultiBlock0"), 1);
+    assert_int_equal(calls_of(p, method(p, "DigestBase.engineUpdate"), "DigestBase.engineReset"), 1);
+    /* too big: engineUpdate in SHA2.implDigest */
+    assert_int_equal(calls_of(p, method(p, "SHA2.implDigest"), "DigestBase.engineUpdate"), 1);
+    /* no candidate's code changes (the stubs are checked against it) */
+    for (uint32_t i = 0; i < p->nmethods; i++)
+        if (p->methods[i]->flags & VM_METHOD_INTRINSIC)
+            assert_null(p->methods[i]->inlined);
+    vm_program_free(p);
+}
+
+/* a caller with 250 registers cannot take a callee with 10 (8-bit register fields): the call stays,
+   and runs */
+static void register_limit_keeps_the_call(void **state)
+{
+    (void)state;
+    char src[8192];
+    int n = snprintf(src, sizeof src,
+                     "module T\n"
+                     "method f(a: long) -> long\n"
+                     "    var b, c, d, e, f, g, h, i, j: long\n"
+                     "    add b, a, 1\n"
+                     "    ret b\n"
+                     "end\n"
+                     "method main() -> long\n"
+                     "    var r, x: long\n");
+    for (int k = 0; k < 248; k++)
+        n += snprintf(src + n, sizeof src - (size_t)n, "    var pad%d: long\n", k);
+    snprintf(src + n, sizeof src - (size_t)n, "    ldi x, 41\n    call r = f(x)\n    ret r\nend\n");
+    vm_program *p = tu_load(src);
+    const vm_method *m = method(p, "T.main");
+    assert_int_equal(m->nregs, 250);
+    assert_int_equal(calls_of(p, m, "T.f"), 1);
+    vm_program_free(p);
+    expect_both(src, 42);
+}
+
+/* the dataflow's table: an opcode writes A exactly when its documented semantics assign R[A] */
+static void writes_a_matches_the_semantics(void **state)
+{
+    (void)state;
+    for (int op = 0; op < VM_NOPCODES; op++) {
+        int documented = strncmp(vm_opinfo_table[op].doc, "R[A] :=", 7) == 0;
+        if (vm_opcode_writes_a(op) != documented)
+            fail_msg("%s: vm_opcode_writes_a says %d, its semantics \"%s\"", vm_opinfo_table[op].name,
+                     vm_opcode_writes_a(op), vm_opinfo_table[op].doc);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(clears_registers_read_before_written),
+        cmocka_unit_test(clears_references_read_before_written),
+        cmocka_unit_test(parameter_written_by_callee_is_a_copy),
+        cmocka_unit_test(void_callee_and_allocation_across_gc),
+        cmocka_unit_test(inlined_words_say_where_they_are_from),
+        cmocka_unit_test(library_helpers_inlined_candidates_kept),
+        cmocka_unit_test(register_limit_keeps_the_call),
+        cmocka_unit_test(writes_a_matches_the_semantics),
+    };
+    return cmocka_run_group_tests_name("inline", tests, NULL, NULL);
+}
