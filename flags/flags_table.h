@@ -76,7 +76,7 @@
     /* ---- code generation ---------------------------------------------------------------------- */   \
     F(bool, UseCompiler, true, PRODUCT, NONE, NO_RANGE,                                                   \
       "Use Just-In-Time compilation. minivm: false (also set by -Xint) means no machine-code stub "       \
-      "at all, every @IntrinsicCandidate method runs its bytecode")                                       \
+      "at all, every @IntrinsicCandidate method runs its bytecode, and no inlining")                      \
     F(intx, TieredStopAtLevel, 4, PRODUCT, NONE, RANGE(0, 4),                                             \
       "Stop at given compilation level. minivm: accepted and range-checked; minivm has no tiers")         \
     F(uintx, CodeCacheSegmentSize, 128, EXPERIMENTAL, PD, RANGE(1, 1024),                                 \
