@@ -22,10 +22,10 @@
 #include "opcodes.h"
 #include "testutil.h"
 
-static int64_t run_main(const char *src, unsigned options)
+static int64_t run_main_heap(const char *src, unsigned options, size_t heap_max)
 {
     vm_program *p = tu_load_ex(src, options);
-    vm_t *vm = tu_vm(p, 0);
+    vm_t *vm = tu_vm(p, heap_max);
     vm_value result = {0};
     int st = vm_call(vm, vm_find_method(p, "T.main"), NULL, &result);
     if (st != VM_OK)
@@ -34,6 +34,8 @@ static int64_t run_main(const char *src, unsigned options)
     vm_program_free(p);
     return result.i;
 }
+
+static int64_t run_main(const char *src, unsigned options) { return run_main_heap(src, options, 0); }
 
 /* main's value, inlined and not */
 static void expect_both(const char *src, int64_t want)
@@ -239,6 +241,86 @@ static void void_callee_and_allocation_across_gc(void **state)
     expect_both(void_and_alloc, -45);
 }
 
+/* an inlined body's objects are no roots once it is left, nor in its next run, as a returned
+   call's are not: big's 640,000-byte array three times, then main's own, in a 1 MiB heap (kept
+   alive by big's register, any two would not fit) */
+static const char dead_body_refs[] =
+    "module T\n"
+    "method big(n: long) -> long\n"
+    "    var a: byte[]\n"
+    "    var x: long\n"
+    "    newarray a, n\n"
+    "    alen x, a\n"
+    "    ret x\n"
+    "end\n"
+    "method main() -> long\n"
+    "    var t, n: long\n"
+    "    var i, sum: long\n"
+    "    var b: byte[]\n"
+    "    ldi n, 20000\n"
+    "    shl n, n, 5\n"
+    "again:\n"
+    "    call t = big(n)\n"
+    "    add sum, sum, t\n"
+    "    add i, i, 1\n"
+    "    blt i, 3, again\n"
+    "    newarray b, n\n"
+    "    alen t, b\n"
+    "    add sum, sum, t\n"
+    "    ret sum\n"
+    "end\n";
+
+static void inlined_body_objects_are_not_kept_alive(void **state)
+{
+    (void)state;
+    vm_program *p = tu_load(dead_body_refs);
+    assert_int_equal(calls_of(p, method(p, "T.main"), "T.big"), 0);
+    vm_program_free(p);
+    assert_int_equal(run_main_heap(dead_body_refs, 0, 1u << 20), 4 * 640000);
+    assert_int_equal(run_main_heap(dead_body_refs, VM_LOAD_NO_INLINE, 1u << 20), 4 * 640000);
+}
+
+/* a void callee without arguments inside an inlined body: its call keeps A = 0, and the caller
+   verifies (the rewrite used to be rejected) */
+static const char void_no_args[] =
+    "module T\n"
+    "static S: long\n"
+    "method h()\n"
+    "    var v: long\n"
+    "    getstatic v, S\n"
+    "    add v, v, 1\n"
+    "    putstatic v, S\n"
+    "    ret\n"
+    "end\n"
+    "method g(x: long) -> long\n"
+    "    var y: long\n"
+    "    call h()\n"
+    "    add y, x, 1\n"
+    "    ret y\n"
+    "end\n"
+    "method main() -> long\n"
+    "    var r, x: long\n"
+    "    var s: long\n"
+    "    ldi x, 40\n"
+    "    call r = g(x)\n"
+    "    call h()\n"
+    "    getstatic s, S\n"
+    "    add r, r, s\n"
+    "    ret r\n"
+    "end\n";
+
+static void void_call_without_arguments_in_a_body(void **state)
+{
+    (void)state;
+    vm_program *p = tu_load(void_no_args);
+    const vm_method *m = method(p, "T.main");
+    assert_int_equal(calls_of(p, m, "T.g"), 0);
+    assert_int_equal(calls_of(p, m, "T.h"), 1); /* g's own call, as g was assembled (main's is inlined) */
+    assert_true(words_from(m, "T.g") > 0 && words_from(m, "T.h") > 0);
+    vm_program_free(p);
+    expect_both(void_no_args, 41 + 2);
+}
+
 /* ---- structure ----------------------------------------------------------------------------------- */
 
 static void inlined_words_say_where_they_are_from(void **state)
@@ -341,6 +423,8 @@ int main(void)
         cmocka_unit_test(clears_references_read_before_written),
         cmocka_unit_test(parameter_written_by_callee_is_a_copy),
         cmocka_unit_test(void_callee_and_allocation_across_gc),
+        cmocka_unit_test(inlined_body_objects_are_not_kept_alive),
+        cmocka_unit_test(void_call_without_arguments_in_a_body),
         cmocka_unit_test(inlined_words_say_where_they_are_from),
         cmocka_unit_test(library_helpers_inlined_candidates_kept),
         cmocka_unit_test(register_limit_keeps_the_call),

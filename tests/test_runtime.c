@@ -198,6 +198,60 @@ typedef struct rt_case {
     "end\n"
 #define INLINED_MID_TRACE "\tat T.leaf(@:4)\n\tat T.mid(@:10)\n\tat T.main(@:17)\n"
 
+/* f and g call each other, each inlined into the other: a trace of 1024 lines, inlined frames
+   counted as Java's MaxJavaStackTraceDepth counts them */
+#define INLINED_RECURSION_PROG               \
+    "module T\n"                             \
+    "method g(n: long) -> long\n"            \
+    "    var r, a: long\n"                    \
+    "    add a, n, 1\n"                       \
+    "    call r = f(a)\n"                     \
+    "    ret r\n"                             \
+    "end\n"                                  \
+    "method f(n: long) -> long\n"            \
+    "    var r, m: long\n"                    \
+    "    add m, n, 2\n"                       \
+    "    call r = g(m)\n"                     \
+    "    ret r\n"                             \
+    "end\n"                                  \
+    "method main() -> int\n"                 \
+    "    var t, n: long\n"                    \
+    "    call t = f(n)\n"                     \
+    "    ret t\n"                             \
+    "end\n"
+/* names of 200 characters: each trace line is longer than 400, two of them (an inlined frame and
+   its caller's) in one frame */
+#define N50 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define LONG_M "M" N50 N50 N50 N50
+#define LONG_G "g" N50 N50 N50 N50
+#define LONG_F "f" N50 N50 N50 N50
+#define INLINED_LONG_PROG                    \
+    "module " LONG_M "\n"                    \
+    "record P\n"                             \
+    "    x: long\n"                           \
+    "end\n"                                  \
+    "method " LONG_G "(p: P) -> long\n"      \
+    "    var x: long\n"                       \
+    "    getfield x, p, x\n"                  \
+    "    ret x\n"                             \
+    "end\n"                                  \
+    "method " LONG_F "(p: P) -> long\n"      \
+    "    var r: long\n"                       \
+    "    var q: P\n"                          \
+    "    mov q, p\n"                          \
+    "    call r = " LONG_G "(q)\n"            \
+    "    add r, r, 1\n"                       \
+    "    ret r\n"                             \
+    "end\n"                                  \
+    "method main() -> int\n"                 \
+    "    var r: long\n"                       \
+    "    var p: P\n"                          \
+    "    call r = " LONG_F "(p)\n"            \
+    "    ret r\n"                             \
+    "end\n"
+#define INLINED_LONG_TRACE \
+    "\tat " LONG_M "." LONG_G "(@:7)\n\tat " LONG_M "." LONG_F "(@:14)\n\tat " LONG_M ".main(@:21)\n"
+
 static const rt_case cases[] = {
     /* ---- java.lang.ArrayIndexOutOfBoundsException ---- */
     {"aioobe_load_in_callee", {NULL}, {NULL},
@@ -624,6 +678,10 @@ static const rt_case cases[] = {
      EXC "ArrayIndexOutOfBoundsException: Index 7 out of bounds for length 3", TRACE(INLINED_NATIVE_TRACE)},
     {"inlined_frame_below_a_call", {NULL}, {NULL}, INLINED_MID_PROG, EXC "ArithmeticException: / by zero",
      TRACE(INLINED_MID_TRACE)},
+    {"inlined_recursion_trace_capped", {NULL}, {NULL}, INLINED_RECURSION_PROG, EXC "StackOverflowError", NULL,
+     "\tat T.f(@:11)\n\tat T.g(@:5)\n", "\tat T.g(@:5)\n", 1024, 1024},
+    {"inlined_frames_long_names", {NULL}, {NULL}, INLINED_LONG_PROG,
+     EXC "NullPointerException: Cannot read field \"x\" because \"p\" is null", TRACE(INLINED_LONG_TRACE)},
     {"inlined_frame_below_a_call_xint", {"-Xint", NULL}, {NULL}, INLINED_MID_PROG, EXC "ArithmeticException: / by zero",
      TRACE(INLINED_MID_TRACE)},
     /* ---- ByteArrayAccess (natives): JDK 25's loop, its checks in Java's order, Java's texts ---- */

@@ -95,12 +95,29 @@ void vm_gc(vm_t *vm)
 {
     vm_heap *h = &vm->heap;
     const vm_program *p = vm->prog;
-    /* roots: frames */
+    /* roots: frames; an inlined body's registers only while the frame runs it (vm/inline.c): outside,
+       they are dead, as a returned call's frame is, and their references are cleared so that they
+       are null, not freed objects, when the body runs again */
     for (uint32_t f = 0; f < vm->nframes; f++) {
         const vm_frame *fr = &vm->frames[f];
-        const vm_value *R = vm->stack + fr->base;
-        for (uint32_t r = 0; r < fr->m->nregs; r++)
-            mark_value(h, fr->m->regtypes[r], R[r]);
+        const vm_method *m = fr->m;
+        vm_value *R = vm->stack + fr->base;
+        uint32_t at = fr->pc > m->code ? (uint32_t)(fr->pc - m->code) - 1 : UINT32_MAX; /* the instruction */
+        uint32_t r = 0;
+        for (uint32_t s = 0; s < m->nsites; s++) {
+            const vm_inline_site *st = &m->sites[s];
+            for (; r < st->base; r++)
+                mark_value(h, m->regtypes[r], R[r]);
+            bool live = at >= st->start && at < st->end;
+            for (; r < (uint32_t)st->base + st->nregs; r++) {
+                if (live)
+                    mark_value(h, m->regtypes[r], R[r]);
+                else if (vm_type_is_ref(m->regtypes[r]))
+                    R[r].ref = NULL;
+            }
+        }
+        for (; r < m->nregs; r++)
+            mark_value(h, m->regtypes[r], R[r]);
     }
     /* roots: statics and string constants */
     for (uint32_t s = 0; s < p->nstatics; s++)

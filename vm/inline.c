@@ -12,8 +12,10 @@
  *   - a parameter the body never writes, never passes in a call window, and (a reference) never
  *     names in a NullPointerException's message, is the caller's argument register itself; the
  *     others are copied in (a mov each), so messages keep the callee's names;
- *   - the body's other registers start as a call would start them, zero or null: one that some
- *     path may read before it writes it (a forward dataflow over the body) is cleared first;
+ *   - the body's other registers start as a call would start them, zero or null: a reference is
+ *     cleared first, so the last run's objects are no roots, and an int if some path may read it
+ *     before it writes it (a forward dataflow over the body); once the body is left its
+ *     registers are dead, and the collector clears their references (vm/heap.c);
  *   - "ret x" becomes "mov result, x" and a jump past the body; the body's jumps and the
  *     caller's are moved to the new positions.
  *
@@ -32,7 +34,6 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "loader_impl.h"
@@ -175,29 +176,13 @@ static const char *site_verdict(const vm_program *p, const vm_method *m, uint32_
 
 /* ---- the new code ------------------------------------------------------------------------------- */
 typedef struct outbuf {
-    uint32_t *code, *lines;
+    uint32_t *code, *lines; /* arena arrays of at least the expansion's size (rewrite's bound) */
     vm_inlined *inl;
-    uint32_t n, cap;
-    bool oom;
+    uint32_t n;
 } outbuf;
 
 static void emit(outbuf *o, uint32_t w, uint32_t line, const vm_method *from, uint32_t from_line)
 {
-    if (o->n == o->cap) {
-        uint32_t cap = o->cap ? o->cap * 2 : 64;
-        uint32_t *c = realloc(o->code, cap * sizeof *c), *l = c ? realloc(o->lines, cap * sizeof *l) : NULL;
-        if (c)
-            o->code = c;
-        if (l)
-            o->lines = l;
-        vm_inlined *in = l ? realloc(o->inl, cap * sizeof *in) : NULL;
-        if (!in) {
-            o->oom = true;
-            return;
-        }
-        o->inl = in;
-        o->cap = cap;
-    }
     o->code[o->n] = w;
     o->lines[o->n] = line;
     o->inl[o->n] = (vm_inlined){from, from_line};
@@ -207,13 +192,16 @@ static void emit(outbuf *o, uint32_t w, uint32_t line, const vm_method *from, ui
 static uint32_t jmp_to(uint32_t at, uint32_t target) { return MK_sJ(OP_JMP, (int32_t)target - (int32_t)(at + 1)); }
 
 /* w with its registers renamed by map */
-static uint32_t remap(uint32_t w, const uint8_t *map)
+static uint32_t remap(const vm_program *p, uint32_t w, const uint8_t *map)
 {
     const vm_opinfo *oi = &vm_opinfo_table[GET_OP(w)];
+    vm_opcode op = (vm_opcode)GET_OP(w);
     uint32_t f[4];
     fields(w, f);
+    /* a void call without arguments has no window: its A is 0 (the verifier's rule) */
+    bool no_window = (op == OP_CALLV || op == OP_CALLVIRTV) && p->methods[f[1]]->nparams == 0;
     for (int k = 0; k < 3; k++)
-        if (is_reg_kind(oi->kind[k]))
+        if (is_reg_kind(oi->kind[k]) && !(k == 0 && no_window))
             f[k] = map[f[k]];
     switch (oi->format) {
     case iABC: return MK_ABC(GET_OP(w), f[0], f[1], f[2]);
@@ -237,9 +225,13 @@ static void emit_body(const vm_program *p, outbuf *o, uint32_t w, uint32_t line,
         int wr = word_regs(p, og->code[j], &rd);
         if (wr >= 0)
             rs_add(&written, (uint32_t)wr);
-        if (vm_opinfo_table[GET_OP(og->code[j])].flags & VM_OPF_THROWS)
-            for (int x = 0; x < VM_MAX_REGS / 64; x++)
-                named.w[x] |= rd.w[x];
+        if (vm_opinfo_table[GET_OP(og->code[j])].flags & VM_OPF_THROWS) {
+            if (GET_OP(og->code[j]) == OP_PUTF) /* its value is stored, not named */
+                rs_add(&named, GET_A(og->code[j]));
+            else
+                for (int x = 0; x < VM_MAX_REGS / 64; x++)
+                    named.w[x] |= rd.w[x];
+        }
         if (vm_opinfo_table[GET_OP(og->code[j])].kind[0] == K_RWIN) {
             uint32_t f[4];
             fields(og->code[j], f);
@@ -248,7 +240,7 @@ static void emit_body(const vm_program *p, outbuf *o, uint32_t w, uint32_t line,
                 rs_add(&windows, a0 + a);
         }
     }
-    uint8_t map[VM_MAX_REGS];
+    uint8_t map[VM_MAX_REGS] = {0};
     for (uint32_t r = 0; r < og->nregs; r++)
         map[r] = (uint8_t)(base + r);
     for (uint32_t r = 0; r < og->nparams; r++) {
@@ -259,10 +251,14 @@ static void emit_body(const vm_program *p, outbuf *o, uint32_t w, uint32_t line,
     }
     regset need;
     read_before_written(p, og, &need);
+    /* an int some path reads first starts at 0; every reference at null, so that the last run's
+       objects are no roots (as a returned frame's are not: the collector clears them once the body
+       is left, vm/heap.c) */
     for (uint32_t r = og->nparams; r < og->nregs; r++)
-        if (rs_has(&need, r))
-            emit(o, vm_type_is_int(og->regtypes[r]) ? MK_ABx(OP_LDI, map[r], 0) : MK_ABC(OP_LDNULL, map[r], 0, 0),
-                 line, g, og->line);
+        if (!vm_type_is_int(og->regtypes[r]))
+            emit(o, MK_ABC(OP_LDNULL, map[r], 0, 0), line, g, og->line);
+        else if (rs_has(&need, r))
+            emit(o, MK_ABx(OP_LDI, map[r], 0), line, g, og->line);
     uint32_t gpos[INLINE_MAX_WORDS];
     for (uint32_t j = 0; j < og->ncode; j++) {
         uint32_t gw = og->code[j], gl = og->lines[j];
@@ -276,11 +272,9 @@ static void emit_body(const vm_program *p, outbuf *o, uint32_t w, uint32_t line,
             if (!last)
                 emit(o, MK_sJ(OP_JMP, 0), line, g, gl); /* to the end: patched below */
             break;
-        default: emit(o, remap(gw, map), line, g, gl); break;
+        default: emit(o, remap(p, gw, map), line, g, gl); break;
         }
     }
-    if (o->oom)
-        return;
     /* the body's jumps: within it, or (from a ret) to its end */
     uint32_t end = o->n;
     for (uint32_t j = 0; j < og->ncode; j++) {
@@ -295,21 +289,29 @@ static void emit_body(const vm_program *p, outbuf *o, uint32_t w, uint32_t line,
     }
 }
 
-/* m's code with the calls at site[k] replaced by their callees' bodies; nregs: the registers then. False
-   (err: why) if it cannot be (out of memory, or the verifier rejects it: a bug here), m unchanged. */
-static bool rewrite(loader *L, vm_method *m, const vm_method *orig, const bool *site, uint32_t nregs, char *err,
-                    size_t errlen)
+/* m's code with the calls at site[k] replaced by their callees' bodies; nregs: the registers then, mpos
+   scratch for m->ncode + 1 positions. False (err: why) if the verifier rejects it (a bug here): m
+   unchanged. */
+static bool rewrite(loader *L, vm_method *m, const vm_method *orig, const bool *site, uint32_t nregs,
+                    uint32_t *mpos, char *err, size_t errlen)
 {
     const vm_program *p = L->p;
-    outbuf o = {0};
-    uint32_t *mpos = malloc((m->ncode + 1) * sizeof *mpos);
+    /* at most: the caller's words, and per body a mov or a clear per register and two words per word */
+    uint32_t bound = m->ncode, nsites = 0;
+    for (uint32_t k = 0; k < m->ncode; k++)
+        if (site[k]) {
+            bound += orig[GET_Bx(m->code[k])].nregs + 2 * orig[GET_Bx(m->code[k])].ncode;
+            nsites++;
+        }
+    outbuf o = {vm_arena_alloc(L->a, bound * sizeof *o.code), vm_arena_alloc(L->a, bound * sizeof *o.lines),
+                vm_arena_alloc(L->a, bound * sizeof *o.inl), 0};
     vm_type *rt = vm_arena_alloc(L->a, nregs * sizeof *rt);
     const char **rn = vm_arena_alloc(L->a, nregs * sizeof *rn);
+    vm_inline_site *sites = vm_arena_alloc(L->a, nsites * sizeof *sites);
     memcpy(rt, m->regtypes, m->nregs * sizeof *rt);
     memcpy(rn, m->regnames, m->nregs * sizeof *rn);
-    uint32_t base = m->nregs;
-    bool ok = mpos != NULL;
-    for (uint32_t k = 0; ok && k < m->ncode; k++) {
+    uint32_t base = m->nregs, ns = 0;
+    for (uint32_t k = 0; k < m->ncode; k++) {
         uint32_t w = m->code[k];
         mpos[k] = o.n;
         if (site[k]) {
@@ -317,50 +319,38 @@ static bool rewrite(loader *L, vm_method *m, const vm_method *orig, const bool *
             memcpy(rt + base, og->regtypes, og->nregs * sizeof *rt);
             memcpy(rn + base, og->regnames, og->nregs * sizeof *rn);
             emit_body(p, &o, w, m->lines[k], p->methods[GET_Bx(w)], og, base);
+            sites[ns++] = (vm_inline_site){mpos[k], o.n, (uint16_t)base, og->nregs};
             base += og->nregs;
         } else {
             emit(&o, w, m->lines[k], NULL, 0);
         }
-        ok = !o.oom;
     }
-    if (ok) {
-        mpos[m->ncode] = o.n;
-        /* the caller's own jumps, to where their targets went */
+    mpos[m->ncode] = o.n;
+    /* the caller's own jumps, to where their targets went */
+    for (uint32_t k = 0; k < m->ncode; k++)
+        if (GET_OP(m->code[k]) == OP_JMP)
+            o.code[mpos[k]] = jmp_to(mpos[k], mpos[(uint32_t)((int64_t)k + 1 + GET_sJ(m->code[k]))]);
+    vm_method nm = *m;
+    nm.code = o.code;
+    nm.lines = o.lines;
+    nm.inlined = o.inl;
+    nm.ncode = o.n;
+    nm.nregs = (uint16_t)base;
+    nm.regtypes = rt;
+    nm.regnames = rn;
+    nm.sites = sites;
+    nm.nsites = nsites;
+    if (m->elided) {
+        const vm_method **el = vm_arena_alloc(L->a, o.n * sizeof *el);
+        memset(el, 0, o.n * sizeof *el);
         for (uint32_t k = 0; k < m->ncode; k++)
-            if (GET_OP(m->code[k]) == OP_JMP)
-                o.code[mpos[k]] = jmp_to(mpos[k], mpos[(uint32_t)((int64_t)k + 1 + GET_sJ(m->code[k]))]);
-        vm_method nm = *m;
-        uint32_t *code = vm_arena_alloc(L->a, o.n * sizeof *code), *lines = vm_arena_alloc(L->a, o.n * sizeof *lines);
-        vm_inlined *inl = vm_arena_alloc(L->a, o.n * sizeof *inl);
-        memcpy(code, o.code, o.n * sizeof *code);
-        memcpy(lines, o.lines, o.n * sizeof *lines);
-        memcpy(inl, o.inl, o.n * sizeof *inl);
-        nm.code = code;
-        nm.lines = lines;
-        nm.inlined = inl;
-        nm.ncode = o.n;
-        nm.nregs = (uint16_t)base;
-        nm.regtypes = rt;
-        nm.regnames = rn;
-        if (m->elided) {
-            const vm_method **el = vm_arena_alloc(L->a, o.n * sizeof *el);
-            memset(el, 0, o.n * sizeof *el);
-            for (uint32_t k = 0; k < m->ncode; k++)
-                el[mpos[k]] = m->elided[k];
-            nm.elided = el;
-        }
-        if (vm_verify_method(p, &nm, err, errlen) == 0)
-            *m = nm;
-        else
-            ok = false;
-    } else {
-        snprintf(err, errlen, "out of memory");
+            el[mpos[k]] = m->elided[k];
+        nm.elided = el;
     }
-    free(mpos);
-    free(o.code);
-    free(o.lines);
-    free(o.inl);
-    return ok;
+    if (vm_verify_method(p, &nm, err, errlen) != 0)
+        return false;
+    *m = nm;
+    return true;
 }
 
 static bool is_call(uint32_t w)
@@ -388,18 +378,15 @@ static void print_site(FILE *out, const vm_method *m, uint32_t k, const vm_metho
     fputc('\n', out);
 }
 
-/* m with its inlinable static calls inlined; out: where PrintInlining's lines go, or NULL */
-static void inline_into(loader *L, vm_method *m, const vm_method *orig, const char *const *why, FILE *out)
+/* m with its inlinable static calls inlined; out: where PrintInlining's lines go, or NULL; scratch for
+   m->ncode + 1 words in msg, site and mpos */
+static void inline_into(loader *L, vm_method *m, const vm_method *orig, const char *const *why, FILE *out,
+                        const char **msg, bool *site, uint32_t *mpos)
 {
     const vm_program *p = L->p;
     /* the verdicts, for the code as assembled: why not, or NULL at a call to inline */
-    const char **msg = calloc(m->ncode, sizeof *msg);
-    bool *site = calloc(m->ncode, sizeof *site);
-    if (!msg || !site) {
-        free(msg);
-        free(site);
-        return;
-    }
+    memset(msg, 0, m->ncode * sizeof *msg);
+    memset(site, 0, m->ncode * sizeof *site);
     bool any = false;
     uint32_t nregs = m->nregs;
     for (uint32_t k = 0; k < m->ncode; k++) {
@@ -416,7 +403,7 @@ static void inline_into(loader *L, vm_method *m, const vm_method *orig, const ch
     const vm_method as_assembled = *m;
     const vm_method *a = &as_assembled;
     char err[VM_ERROR_MAX] = "";
-    bool ok = !any || rewrite(L, m, orig, site, nregs, err, sizeof err);
+    bool ok = !any || rewrite(L, m, orig, site, nregs, mpos, err, sizeof err);
     for (uint32_t k = 0, header = 0; out && k < a->ncode; k++) {
         if (!is_call(a->code[k]))
             continue;
@@ -429,27 +416,28 @@ static void inline_into(loader *L, vm_method *m, const vm_method *orig, const ch
         else
             print_site(out, a, k, orig, "failed to inline: %s", site[k] ? err : msg[k]);
     }
-    free(msg);
-    free(site);
 }
 
 void ld_inline_calls(loader *L, const uint32_t *forwarder_word, FILE *print_inlining)
 {
     vm_program *p = L->p;
-    /* every body as assembled (a method is inlined as it was, not with what it got inlined) */
-    vm_method *orig = malloc(p->nmethods * sizeof *orig);
-    const char **why = malloc(p->nmethods * sizeof *why);
-    if (orig && why) {
-        for (uint32_t i = 0; i < p->nmethods; i++) {
-            orig[i] = *p->methods[i];
-            why[i] = not_inlinable(p->methods[i]);
-        }
-        for (uint32_t i = 0; i < p->nmethods; i++) {
-            vm_method *m = p->methods[i];
-            if (!(m->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT | VM_METHOD_INTRINSIC)) && !forwarder_word[i])
-                inline_into(L, m, orig, why, print_inlining);
-        }
+    /* every body as assembled (a method is inlined as it was, not with what it got inlined); all
+       of it the program's arena's, so an error that ends the load frees it too */
+    vm_method *orig = vm_arena_alloc(L->a, p->nmethods * sizeof *orig);
+    const char **why = vm_arena_alloc(L->a, p->nmethods * sizeof *why);
+    uint32_t maxcode = 0;
+    for (uint32_t i = 0; i < p->nmethods; i++) {
+        orig[i] = *p->methods[i];
+        why[i] = not_inlinable(p->methods[i]);
+        if (p->methods[i]->ncode > maxcode)
+            maxcode = p->methods[i]->ncode;
     }
-    free(orig);
-    free(why);
+    const char **msg = vm_arena_alloc(L->a, (maxcode + 1) * sizeof *msg);
+    bool *site = vm_arena_alloc(L->a, (maxcode + 1) * sizeof *site);
+    uint32_t *mpos = vm_arena_alloc(L->a, (maxcode + 1) * sizeof *mpos);
+    for (uint32_t i = 0; i < p->nmethods; i++) {
+        vm_method *m = p->methods[i];
+        if (!(m->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT | VM_METHOD_INTRINSIC)) && !forwarder_word[i])
+            inline_into(L, m, orig, why, print_inlining, msg, site, mpos);
+    }
 }

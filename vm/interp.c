@@ -17,6 +17,7 @@
  * left here are Java's runtime ones: bounds, null, division by zero,
  * negative sizes, stack depth and heap exhaustion.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +59,41 @@ static VM_COLD int throw_index(vm_t *vm, int64_t index, int64_t length)
 /* Java caps printed stack traces at MaxJavaStackTraceDepth frames. */
 #define VM_MAX_TRACE 1024
 
+/* Append one formatted line to the trace buffer *t (len bytes used of cap); 0 when out of memory
+   (the trace then ends there). */
+static VM_COLD int trace_add(char **t, size_t *len, size_t *cap, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(*t + *len, *cap - *len, fmt, ap);
+        va_end(ap);
+        if (n < 0) { /* an encoding error: no line */
+            (*t)[*len] = '\0';
+            return 1;
+        }
+        if ((size_t)n < *cap - *len) {
+            *len += (size_t)n;
+            return 1;
+        }
+        size_t nc = *cap * 2;
+        while (nc < *len + (size_t)n + 1)
+            nc *= 2;
+        char *nt = realloc(*t, nc);
+        if (!nt) {
+            (*t)[*len] = '\0';
+            return 0;
+        }
+        *t = nt;
+        *cap = nc;
+    }
+}
+
 /*
  * Record the stack trace of the pending exception (frames from the top down
- * to entry), then pop those frames. A native that threw appears first.
+ * to entry), then pop those frames. A native that threw appears first; an
+ * inlined method's or a skipped forwarder's frame above the frame running it.
+ * At most VM_MAX_TRACE lines, as Java's MaxJavaStackTraceDepth counts them.
  */
 static VM_COLD int unwind(vm_t *vm, uint32_t entry, int status, const vm_method *native)
 {
@@ -70,55 +103,38 @@ static VM_COLD int unwind(vm_t *vm, uint32_t entry, int status, const vm_method 
         if (t) {
             t[0] = '\0';
             uint32_t printed = 0;
-            for (int64_t f = (int64_t)vm->nframes - 1 + (native ? 1 : 0); f >= (int64_t)entry; f--) {
-                char ln[512];
-                int n;
-                if (printed == VM_MAX_TRACE)
-                    break;
+            int ok = 1;
+            for (int64_t f = (int64_t)vm->nframes - 1 + (native ? 1 : 0);
+                 ok && f >= (int64_t)entry && printed < VM_MAX_TRACE; f--) {
                 if (native) {
-                    n = snprintf(ln, sizeof ln, "\tat %s(Native Method)\n", native->qname);
+                    ok = trace_add(&t, &len, &cap, "\tat %s(Native Method)\n", native->qname);
                     native = NULL;
-                } else {
-                    const vm_frame *fr = &vm->frames[f];
-                    const vm_method *m = fr->m;
-                    if (m->flags & VM_METHOD_NATIVE) {
-                        n = snprintf(ln, sizeof ln, "\tat %s(Native Method)\n", m->qname);
-                    } else {
-                        uint32_t idx = fr->pc > m->code ? (uint32_t)(fr->pc - m->code) - 1 : 0;
-                        const vm_method *fw = m->elided && idx < m->ncode ? m->elided[idx] : NULL;
-                        const vm_inlined *in = m->inlined && idx < m->ncode && m->inlined[idx].callee
-                                                   ? &m->inlined[idx] : NULL;
-                        int k = 0;
-                        if (in) { /* the inlined method's frame, at its line */
-                            k = snprintf(ln, sizeof ln, "\tat %s(%s:%u)\n", in->callee->qname,
-                                         in->callee->module->file, in->line);
-                            if (k < 0 || (size_t)k >= sizeof ln)
-                                k = 0;
-                        } else if (fw) { /* the skipped forwarder's frame, at its call */
-                            k = snprintf(ln, sizeof ln, "\tat %s(%s:%u)\n", fw->qname, fw->module->file,
-                                         fw->lines[vm_forwarder_call(fw)]);
-                            if (k < 0 || (size_t)k >= sizeof ln)
-                                k = 0;
-                        }
-                        n = snprintf(ln + k, sizeof ln - (size_t)k, "\tat %s(%s:%u)\n", m->qname, m->module->file,
-                                     idx < m->ncode ? m->lines[idx] : m->line);
-                        if (n >= 0)
-                            n += k;
-                    }
-                }
-                if (n < 0)
+                    printed++;
                     continue;
-                if (len + (size_t)n + 1 > cap) {
-                    while (len + (size_t)n + 1 > cap)
-                        cap *= 2;
-                    char *nt = realloc(t, cap);
-                    if (!nt)
-                        break;
-                    t = nt;
                 }
-                memcpy(t + len, ln, (size_t)n + 1);
-                len += (size_t)n;
-                printed++;
+                const vm_frame *fr = &vm->frames[f];
+                const vm_method *m = fr->m;
+                if (m->flags & VM_METHOD_NATIVE) {
+                    ok = trace_add(&t, &len, &cap, "\tat %s(Native Method)\n", m->qname);
+                    printed++;
+                    continue;
+                }
+                uint32_t idx = fr->pc > m->code ? (uint32_t)(fr->pc - m->code) - 1 : 0;
+                const vm_method *fw = m->elided && idx < m->ncode ? m->elided[idx] : NULL;
+                const vm_inlined *in = m->inlined && idx < m->ncode && m->inlined[idx].callee ? &m->inlined[idx] : NULL;
+                if (in) /* the inlined method's frame, at its line */
+                    ok = trace_add(&t, &len, &cap, "\tat %s(%s:%u)\n", in->callee->qname, in->callee->module->file,
+                                   in->line);
+                else if (fw) /* the skipped forwarder's frame, at its call */
+                    ok = trace_add(&t, &len, &cap, "\tat %s(%s:%u)\n", fw->qname, fw->module->file,
+                                   fw->lines[vm_forwarder_call(fw)]);
+                if (in || fw)
+                    printed++;
+                if (ok && printed < VM_MAX_TRACE) {
+                    ok = trace_add(&t, &len, &cap, "\tat %s(%s:%u)\n", m->qname, m->module->file,
+                                   idx < m->ncode ? m->lines[idx] : m->line);
+                    printed++;
+                }
             }
         }
         free(vm->exc_trace);

@@ -149,16 +149,14 @@ static uint32_t forwarder_call(const vm_program *p, const vm_method *f)
     return w;
 }
 
-/* Returns each method's forwarded call (0: not a forwarder), or NULL if out of memory (the program then
-   runs as it is). */
+/* Returns each method's forwarded call (0: not a forwarder), in the program's arena. */
 static uint32_t *quicken_forwarders(loader *L)
 {
     vm_program *p = L->p;
     /* the forwarders and their calls, from the code as assembled (a forwarder's own call may be
        rewritten below, and must not make its callers skip two frames) */
-    uint32_t *inner_word = calloc(p->nmethods + 1, sizeof *inner_word);
-    if (!inner_word)
-        return NULL;
+    uint32_t *inner_word = vm_arena_alloc(L->a, (p->nmethods + 1) * sizeof *inner_word);
+    memset(inner_word, 0, (p->nmethods + 1) * sizeof *inner_word);
     for (uint32_t i = 0; i < p->nmethods; i++)
         inner_word[i] = forwarder_call(p, p->methods[i]);
     for (uint32_t i = 0; i < p->nmethods; i++) {
@@ -220,9 +218,8 @@ static vm_program *load(const char *path, const char *dir_in, const char *text_i
         if (vm_verify_method(L.p, L.p->methods[i], err, errlen) != 0)
             longjmp(L.jb, 1);
     uint32_t *forwarder_word = quicken_forwarders(&L);
-    if (forwarder_word && !(options & VM_LOAD_NO_INLINE))
+    if (!(options & VM_LOAD_NO_INLINE))
         ld_inline_calls(&L, forwarder_word, options & VM_LOAD_PRINT_INLINING ? stdout : NULL);
-    free(forwarder_word);
     L.p->modules = vm_arena_alloc(L.a, L.nsrcs * sizeof *L.p->modules);
     for (uint32_t i = 0; i < L.nsrcs; i++)
         L.p->modules[i] = L.srcs[i]->mod;

@@ -91,6 +91,13 @@ typedef struct vm_inlined {
     uint32_t line;
 } vm_inlined;
 
+/* An inlined body in its caller's code: words [start, end), registers [base, base + nregs). Outside
+   those words its registers are dead: the collector clears their references, never marks them. */
+typedef struct vm_inline_site {
+    uint32_t start, end;
+    uint16_t base, nregs;
+} vm_inline_site;
+
 /* A native returns VM_OK, or VM_EXCEPTION / VM_EXIT after vm_throw/exit. */
 typedef int (*vm_native_fn)(vm_t *vm, vm_value *args, vm_value *result);
 
@@ -122,6 +129,8 @@ struct vm_method {
                                (vm/loader.c, "forwarders"), whose frame stack traces still show */
     const vm_inlined *inlined; /* NULL, or per instruction word: the inlined method it is from
                                (vm/inline.c), whose frame stack traces show above this one */
+    const vm_inline_site *sites; /* the inlined bodies, in code order (nsites of them) */
+    uint32_t nsites;
 };
 
 /* A forwarder's own call: its next to last instruction word, before its ret (vm/loader.c) */
