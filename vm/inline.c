@@ -64,6 +64,15 @@ static int fields(uint32_t w, uint32_t f[4])
     return 0;
 }
 
+static bool has_result(uint32_t w) { return GET_OP(w) == OP_CALL || GET_OP(w) == OP_CALLVIRT; }
+
+/* The window of the call w: its first argument register and the number of arguments (the return). */
+static uint32_t call_window(const vm_program *p, uint32_t w, uint32_t *first)
+{
+    *first = has_result(w) ? GET_A(w) + 1 : GET_A(w);
+    return p->methods[GET_Bx(w)]->nparams;
+}
+
 /* The registers w reads (into *rd) and the one it writes (or -1). A call reads its window. */
 static int word_regs(const vm_program *p, uint32_t w, regset *rd)
 {
@@ -72,12 +81,10 @@ static int word_regs(const vm_program *p, uint32_t w, regset *rd)
     int nf = fields(w, f), wr = -1;
     for (int k = 0; k < nf; k++) {
         if (oi->kind[k] == K_RWIN) {
-            vm_opcode op = (vm_opcode)GET_OP(w);
-            bool result = op == OP_CALL || op == OP_CALLVIRT;
-            uint32_t first = result ? f[0] + 1 : f[0], n = p->methods[f[1]]->nparams;
+            uint32_t first, n = call_window(p, w, &first);
             for (uint32_t a = 0; a < n; a++)
                 rs_add(rd, first + a);
-            if (result)
+            if (has_result(w))
                 wr = (int)f[0];
         } else if (is_reg_kind(oi->kind[k])) {
             if (k == 0 && vm_opcode_writes_a(GET_OP(w)))
@@ -215,8 +222,8 @@ static uint32_t remap(const vm_program *p, uint32_t w, const uint8_t *map)
 static void emit_body(const vm_program *p, outbuf *o, uint32_t w, uint32_t line, const vm_method *g,
                       const vm_method *og, uint32_t base)
 {
-    vm_opcode op = (vm_opcode)GET_OP(w);
-    uint32_t first = op == OP_CALL ? GET_A(w) + 1 : GET_A(w);
+    uint32_t first;
+    call_window(p, w, &first);
     /* registers g writes, those in its call windows, and those a NullPointerException's message
        may name (by g's name for it): such a parameter cannot be the argument itself */
     regset written = {{0}}, windows = {{0}}, named = {{0}};
@@ -233,10 +240,8 @@ static void emit_body(const vm_program *p, outbuf *o, uint32_t w, uint32_t line,
                     named.w[x] |= rd.w[x];
         }
         if (vm_opinfo_table[GET_OP(og->code[j])].kind[0] == K_RWIN) {
-            uint32_t f[4];
-            fields(og->code[j], f);
-            uint32_t a0 = GET_OP(og->code[j]) == OP_CALL || GET_OP(og->code[j]) == OP_CALLVIRT ? f[0] + 1 : f[0];
-            for (uint32_t a = 0; a < p->methods[f[1]]->nparams; a++)
+            uint32_t a0, n = call_window(p, og->code[j], &a0);
+            for (uint32_t a = 0; a < n; a++)
                 rs_add(&windows, a0 + a);
         }
     }
@@ -341,8 +346,7 @@ static bool rewrite(loader *L, vm_method *m, const vm_method *orig, const bool *
     nm.sites = sites;
     nm.nsites = nsites;
     if (m->elided) {
-        const vm_method **el = vm_arena_alloc(L->a, o.n * sizeof *el);
-        memset(el, 0, o.n * sizeof *el);
+        const vm_method **el = vm_arena_alloc(L->a, o.n * sizeof *el); /* zeroed */
         for (uint32_t k = 0; k < m->ncode; k++)
             el[mpos[k]] = m->elided[k];
         nm.elided = el;

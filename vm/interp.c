@@ -122,14 +122,13 @@ static VM_COLD int unwind(vm_t *vm, uint32_t entry, int status, const vm_method 
                 uint32_t idx = fr->pc > m->code ? (uint32_t)(fr->pc - m->code) - 1 : 0;
                 const vm_method *fw = m->elided && idx < m->ncode ? m->elided[idx] : NULL;
                 const vm_inlined *in = m->inlined && idx < m->ncode && m->inlined[idx].callee ? &m->inlined[idx] : NULL;
-                if (in) /* the inlined method's frame, at its line */
-                    ok = trace_add(&t, &len, &cap, "\tat %s(%s:%u)\n", in->callee->qname, in->callee->module->file,
-                                   in->line);
-                else if (fw) /* the skipped forwarder's frame, at its call */
-                    ok = trace_add(&t, &len, &cap, "\tat %s(%s:%u)\n", fw->qname, fw->module->file,
-                                   fw->lines[vm_forwarder_call(fw)]);
-                if (in || fw)
+                /* above it: the inlined method's frame at its line, or the skipped forwarder's at its call */
+                const vm_method *above = in ? in->callee : fw;
+                if (above) {
+                    ok = trace_add(&t, &len, &cap, "\tat %s(%s:%u)\n", above->qname, above->module->file,
+                                   in ? in->line : fw->lines[vm_forwarder_call(fw)]);
                     printed++;
+                }
                 if (ok && printed < VM_MAX_TRACE) {
                     ok = trace_add(&t, &len, &cap, "\tat %s(%s:%u)\n", m->qname, m->module->file,
                                    idx < m->ncode ? m->lines[idx] : m->line);

@@ -155,8 +155,7 @@ static uint32_t *quicken_forwarders(loader *L)
     vm_program *p = L->p;
     /* the forwarders and their calls, from the code as assembled (a forwarder's own call may be
        rewritten below, and must not make its callers skip two frames) */
-    uint32_t *inner_word = vm_arena_alloc(L->a, (p->nmethods + 1) * sizeof *inner_word);
-    memset(inner_word, 0, (p->nmethods + 1) * sizeof *inner_word);
+    uint32_t *inner_word = vm_arena_alloc(L->a, (p->nmethods + 1) * sizeof *inner_word); /* zeroed */
     for (uint32_t i = 0; i < p->nmethods; i++)
         inner_word[i] = forwarder_call(p, p->methods[i]);
     for (uint32_t i = 0; i < p->nmethods; i++) {
@@ -170,8 +169,7 @@ static uint32_t *quicken_forwarders(loader *L)
                 continue;
             uint32_t iw = inner_word[GET_Bx(w)];
             if (!m->elided) {
-                m->elided = vm_arena_alloc(L->a, m->ncode * sizeof *m->elided);
-                memset(m->elided, 0, m->ncode * sizeof *m->elided);
+                m->elided = vm_arena_alloc(L->a, m->ncode * sizeof *m->elided); /* zeroed */
             }
             m->elided[k] = p->methods[GET_Bx(w)];
             m->code[k] = MK_ABx(GET_OP(iw), GET_A(w), GET_Bx(iw));
