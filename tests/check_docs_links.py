@@ -1,8 +1,13 @@
 #!/usr/bin/python3
 """tests/check_docs_links.py — every relative link in the project's Markdown goes somewhere: the
 file exists, and its #anchor is a heading there (GitHub's slugs) or an explicit <a id>/<a name>.
+An explicit anchor standing just before a heading with another slug is an old name kept for a
+renamed heading ("<a id="the-fuzz-target"></a>" above "## The fuzz targets"): a link to it is
+reported too, as the heading's own anchor is the one to use.
 
     python3 tests/check_docs_links.py [ROOT]        (Meson: test 'docs_links', suite 'docs')
+    python3 tests/check_docs_links.py --self-test   (Meson: test 'docs_links_self'): the checker
+                                                    finds each kind of broken link in a small tree
 
 Prints each broken link as FILE:LINE: [text](target): why, and exits 1 if there is any; else one
 line with the number of links and anchors checked. Links to the web (http:, https:, mailto:) are
@@ -16,7 +21,9 @@ import re
 import sys
 import unicodedata
 
-ROOT = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT_ARG = sys.argv[1] if len(sys.argv) > 1 else None
+ROOT = os.path.abspath(ROOT_ARG) if ROOT_ARG and ROOT_ARG != "--self-test" else \
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINK = re.compile(r"(?<!!)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?\s*\)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -91,29 +98,47 @@ _anchors = {}
 
 
 def anchors(path):
+    """{anchor: None for a heading's slug or a standalone explicit anchor, or the slug of the
+    heading an explicit anchor stands just before (blank lines between) when that slug differs:
+    the old name of a renamed heading}."""
     if path not in _anchors:
-        found, seen = set(), {}
+        found, seen, pending = {}, {}, []
         fence = None
         with open(path, encoding="utf-8") as f:
             for line in f:
                 m = re.match(r"^\s*(```+|~~~+)", line)
                 if m:
                     fence = None if fence else m.group(1)[0]
+                    pending = []
                     continue
                 if fence:
                     continue
-                found.update(ANCHOR.findall(line))
                 h = HEADING.match(line)
                 if h:
                     s = slug(h.group(2))
                     n = seen.get(s, 0)
                     seen[s] = n + 1
-                    found.add(s if n == 0 else f"{s}-{n}")
+                    s = s if n == 0 else f"{s}-{n}"
+                    found[s] = None
+                    for a in pending:
+                        if a != s:
+                            found[a] = s
+                    pending = []
+                    continue
+                ids = ANCHOR.findall(line)
+                for a in ids:
+                    found.setdefault(a, None)
+                if re.fullmatch(r"\s*(?:<a\s+(?:id|name)=\"[^\"]+\"\s*>\s*</a>\s*)+", line.rstrip("\n")):
+                    pending += ids  # an anchor alone on its line: it names what follows
+                elif line.strip():
+                    pending = []
         _anchors[path] = found
     return _anchors[path]
 
 
 def main():
+    if ROOT_ARG == "--self-test":
+        return self_test()
     broken, links, with_anchor = [], 0, 0
     for md in sorted(markdown_files()):
         for n, line in prose_paragraphs(md):
@@ -133,15 +158,54 @@ def main():
                     with_anchor += 1
                     if not dest.endswith(".md"):
                         continue
-                    if anchor not in anchors(dest):
+                    found = anchors(dest)
+                    if anchor not in found:
                         broken.append(f"{where}: {os.path.relpath(dest, ROOT)} has no heading or anchor "
                                       f"'#{anchor}'")
+                    elif found[anchor]:
+                        broken.append(f"{where}: '#{anchor}' is an old name kept above the heading "
+                                      f"'#{found[anchor]}' in {os.path.relpath(dest, ROOT)}: link to the heading")
     for b in broken:
         print(b)
     if broken:
         print(f"docs_links: {len(broken)} of {links} relative links broken")
         return 1
     print(f"docs_links: {links} relative links, {with_anchor} with an anchor: all resolve")
+    return 0
+
+
+# The self-test's tree: each link of a.md with the report it must get ("" for none).
+SELF_TEST = {
+    "b.md": "# Title\n\n<a id=\"old-name\"></a>\n\n## New name\n\n<a id=\"table-row\"></a>\n| a | b |\n\n"
+            "## Twice\n\n## Twice\n\n```\n## Not a heading\n```\n",
+    "a.md": "[ok](b.md#new-name) [ok](b.md#table-row) [ok](b.md#twice-1) [ok](#here)\n\n## Here\n\n"
+            "[renamed](b.md#old-name) [missing](b.md#nothing) [file](c.md) [fenced](b.md#not-a-heading)\n",
+}
+SELF_TEST_WANT = [
+    "a.md:5: [renamed](b.md#old-name): '#old-name' is an old name kept above the heading '#new-name' in b.md: "
+    "link to the heading",
+    "a.md:5: [missing](b.md#nothing): b.md has no heading or anchor '#nothing'",
+    "a.md:5: [file](c.md): no such file c.md",
+    "a.md:5: [fenced](b.md#not-a-heading): b.md has no heading or anchor '#not-a-heading'",
+    "docs_links: 4 of 8 relative links broken",
+]
+
+
+def self_test():
+    """The checker on SELF_TEST's tree: exactly SELF_TEST_WANT's reports, exit 1."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in SELF_TEST.items():
+            with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), tmp], capture_output=True, text=True)
+    got = r.stdout.splitlines()
+    if r.returncode != 1 or got != SELF_TEST_WANT:
+        print(f"docs_links --self-test: status {r.returncode}, reports:\n" + "\n".join(got) + "\nwanted status 1 and:\n" +
+              "\n".join(SELF_TEST_WANT) + (f"\n{r.stderr}" if r.stderr else ""))
+        return 1
+    print(f"docs_links --self-test: the {len(SELF_TEST_WANT) - 1} broken links found, the 4 good ones passed")
     return 0
 
 
