@@ -711,6 +711,19 @@ static const rt_case cases[] = {
      EXC "ArrayIndexOutOfBoundsException: Index 12 out of bounds for length 9", TRACE(BAA_TRACE("b2lLittle"))},
     {"baa_b2l_big_short_out", {NULL}, {NULL}, BAA_PROG("b2lBig", "byte[]", NEWA(16), "long[]", NEWB(1), "0", "0", "16"),
      EXC "ArrayIndexOutOfBoundsException: Index 1 out of bounds for length 1", TRACE(BAA_TRACE("b2lBig"))},
+    /* Java's `len += ofs` wraps: a negative offset and length below Integer.MIN_VALUE give a large
+       positive end, so the loop runs and its first access throws (JDK 25, tests/hotspot/
+       byte_array_access.txt has more) */
+    {"baa_i2b_wrapped_end_runs", {NULL}, {NULL},
+     BAA_PROG("i2bBig", "int[]", NEWA(10), "byte[]", NEWB(6), "15", "-2147483648", "-3"),
+     EXC "ArrayIndexOutOfBoundsException: Index 15 out of bounds for length 10", TRACE(BAA_TRACE("i2bBig"))},
+    {"baa_b2i_wrapped_end_runs_null_in", {NULL}, {NULL},
+     BAA_PROG("b2iBig", "byte[]", "ldnull a\n", "int[]", NEWB(7), "-2147483648", "2", "-8"),
+     EXC "NullPointerException: Cannot read the array length because \"ba\" is null", TRACE(BAA_TRACE("b2iBig"))},
+    /* ... but values beyond int (64-bit registers) are taken as they are: -2^32 + 4 is no wrap */
+    {"baa_i2b_beyond_int_taken_as_is", {NULL}, {NULL},
+     BAA_PROG("i2bBig", "int[]", NEWA(10), "byte[]", NEWB(6), "0", "-4294967296", "4294967300"),
+     EXC "ArrayIndexOutOfBoundsException: Index -4294967296 out of bounds for length 3", TRACE(BAA_TRACE("i2bBig"))},
     /* ---- System.arraycopy: HotSpot's checks and texts ---- */
     {"arraycopy_last_source_index", {NULL}, {NULL}, COPY_PROG_LEN("byte[]", "10", "byte[]", "10", "5", "0", "6"),
      EXC "ArrayIndexOutOfBoundsException: arraycopy: last source index 11 out of bounds for byte[10]", TRACE(COPY_TRACE16)},

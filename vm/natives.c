@@ -447,9 +447,6 @@ static inline int baa_convert(vm_t *vm, vm_value *a, int how)
     const int n = how & BAA_LONG ? 8 : 4;
     vm_obj *bytes = a[how & BAA_TO_BYTES ? 2 : 0].ref, *words = a[how & BAA_TO_BYTES ? 0 : 2].ref;
     int64_t bOfs = a[how & BAA_TO_BYTES ? 3 : 1].i, wOfs = a[how & BAA_TO_BYTES ? 1 : 3].i, len = a[4].i;
-    /* the loop's iterations: Java's `len += ofs; while (ofs < len)` runs none when len <= 0, or
-       when ofs + len passes Integer.MAX_VALUE (it wraps negative); registers of kind int may
-       hold more than an int, and such values are taken as they are (64-bit, without overflow) */
     /* whole elements all in bounds (the digests' case): one tight loop; unsigned compares take
        the negative offsets out, and no sum can overflow */
     if (bytes && words && len % n == 0 && (uint64_t)bOfs <= (uint64_t)bytes->length &&
@@ -459,12 +456,16 @@ static inline int baa_convert(vm_t *vm, vm_value *a, int how)
             baa_one(bytes, bOfs + j * n, words, wOfs + j, how);
         return VM_OK;
     }
-    if (len <= 0)
-        return VM_OK;
-    if (bOfs >= INT32_MIN && bOfs <= INT32_MAX && len <= INT32_MAX && bOfs + len > INT32_MAX)
-        return VM_OK;
-    int64_t k = len / n + (len % n != 0);
-    for (int64_t j = 0; j < k; j++, bOfs += n, wOfs++) { /* the first bad access ends it: no overflow */
+    /* Java's `len += ofs; while (ofs < len)` over the byte side's offset, in int arithmetic: the
+       sum wraps, so a negative offset and length below Integer.MIN_VALUE together give a large
+       positive end and the loop runs (its first access throws), and an end past
+       Integer.MAX_VALUE wraps negative and it runs none. Registers of kind int may hold more than
+       an int: such values are taken as they are, in 64 bits. The loop ends at its first bad
+       access, so it runs at most the arrays' lengths and its increments cannot overflow. */
+    int64_t end = (int64_t)((uint64_t)bOfs + (uint64_t)len);
+    if (bOfs == (int32_t)bOfs && len == (int32_t)len)
+        end = (int32_t)(uint32_t)end;
+    for (; bOfs < end; bOfs += n, wOfs++) {
         int view_ok = bytes && bOfs >= 0 && bOfs <= (int64_t)bytes->length - n;
         int array_ok = words && wOfs >= 0 && wOfs < words->length;
         if (how & BAA_TO_BYTES) { /* in[inOfs++] first, then the view's set */
