@@ -19,8 +19,6 @@ standard deviation from Python's statistics module.
 import math
 import statistics
 
-from scipy.stats import t as student_t
-
 CONFIDENCE = 0.999
 PERCENTILES = (0.0, 50.0, 90.0, 95.0, 99.0, 99.9, 99.99, 99.999, 99.9999, 100.0)
 
@@ -30,6 +28,9 @@ def mean_error(values, confidence=CONFIDENCE):
     n = len(values)
     if n <= 2:
         return math.nan
+    # SciPy when first needed: it takes half a second to load, which the runner's -h, -l and
+    # option errors need not wait for
+    from scipy.stats import t as student_t
     quantile = student_t.ppf(1.0 - (1.0 - confidence) / 2.0, n - 1)
     return quantile * statistics.stdev(values) / math.sqrt(n)
 

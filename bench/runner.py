@@ -31,12 +31,14 @@ bench/sha3_compare (the interpreter's goals); --report all of it into docs/PERFO
 """
 
 import argparse
+import contextlib
 import datetime
 import io
 import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -44,8 +46,8 @@ import tempfile
 import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mdbench.common import (BENCHMARK_FQN, EMULATION_NOTE, ROOT, find_hotspot, keys, machine_info,  # noqa: E402
-                            shown, standard_name, user_path)
+from mdbench.common import (BENCHMARK_FQN, DIGEST_NAMES, EMULATION_NOTE, ROOT, OptionError,  # noqa: E402
+                            find_hotspot, keys, machine_info, shown, standard_name, user_path)
 from mdbench.configs import discover  # noqa: E402
 from mdbench.docsreport import report  # noqa: E402
 from mdbench.filemode import file_mode  # noqa: E402
@@ -57,6 +59,10 @@ from mdbench.summary import Noise, print_summary  # noqa: E402
 
 QUICK_NOTE = ("bench: --quick is a smoke run: it shows that everything runs; its figures are not measurements "
               "(sh scripts/run measures)")
+# MessageDigests.mva's limits (its parseArgs): the runner refuses beyond them before a fork does
+MAX_ITERATIONS = 10000   # -wi, -i
+MAX_MS = 3600000         # -w, -r: an hour
+MAX_LENGTH = 2147483647  # -p length: a Java array's
 
 
 def duration(text):
@@ -68,6 +74,40 @@ def duration(text):
     n, unit = int(m.group(1)), m.group(2) or "ms"
     ms = {"ns": n / 1e6, "us": n / 1e3, "ms": n, "s": n * 1000, "min": n * 60000}[unit]
     return int(round(ms))
+
+
+def iteration_time(least):
+    """-w, -r: a duration of least..MAX_MS milliseconds."""
+
+    def parse(text):
+        ms = duration(text)
+        if not least <= ms <= MAX_MS:
+            in_ms = "" if re.fullmatch(r"\s*[0-9]+\s*", text) else f" ({ms} ms)"
+            raise argparse.ArgumentTypeError(f"{text!r}{in_ms} is out of range: expected {least}..{MAX_MS} ms "
+                                             "(an hour: MessageDigests' limit)")
+        return ms
+    return parse
+
+
+def number(least, most=None):
+    """An integer option: least..most (most None: no limit)."""
+    span = f"{least}..{most}" if most is not None else f"at least {least}"
+
+    def parse(text):
+        if not re.fullmatch(r"\s*-?[0-9]+\s*", text):
+            raise argparse.ArgumentTypeError(f"invalid number {text!r}: expected {span}")
+        n = int(text)
+        if n < least or (most is not None and n > most):
+            raise argparse.ArgumentTypeError(f"{n} is out of range: expected {span}")
+        return n
+    return parse
+
+
+def given(text):
+    """A name, path or list option: not empty (an empty -rff would be the caller's directory)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty value")
+    return text
 
 
 def reject_unknown(parser, argv):
@@ -99,7 +139,7 @@ def reject_unknown(parser, argv):
                      f"sh scripts/bench --help lists them all)")
 
 
-def parse_args(argv):
+def make_parser():
     p = argparse.ArgumentParser(
         prog="sh scripts/bench", allow_abbrev=False,
         description="MessageDigests for every configuration: JMH's tables, the seeds' comparison, a summary, "
@@ -108,16 +148,20 @@ def parse_args(argv):
                    help="the benchmarks (default: both)")
     p.add_argument("-p", action="append", default=[], metavar="NAME=V,V",
                    help="digesterName=SHA-256,SHA3-256,SHA3-512 or length=64,16384 (JMH's -p)")
-    p.add_argument("-wi", type=int, default=None, help="warm-up iterations (default 3; --main: 1; quick: 1)")
-    p.add_argument("-i", type=int, default=None, help="measurement iterations (default 5; --main: 5; quick: 3)")
-    p.add_argument("-w", type=duration, default=None, metavar="TIME",
-                   help="warm-up iteration time: ms, or with a unit (500ms, 1s) (default 500; --main: 200; quick: 50)")
-    p.add_argument("-r", type=duration, default=None, metavar="TIME",
-                   help="measurement iteration time, as -w (default 500; --main: 150; quick: 100)")
-    p.add_argument("-f", type=int, default=None, help="forks: processes per configuration (default 1; --main: 2)")
+    p.add_argument("-wi", type=number(0, MAX_ITERATIONS), default=None,
+                   help="warm-up iterations, 0..10000 (default 3; --main: 1; quick: 1)")
+    p.add_argument("-i", type=number(1, MAX_ITERATIONS), default=None,
+                   help="measurement iterations, 1..10000 (default 5; --main: 5; quick: 3)")
+    p.add_argument("-w", type=iteration_time(0), default=None, metavar="TIME",
+                   help="warm-up iteration time: ms, or with a unit (500ms, 1s), at most 1 hour "
+                        "(default 500; --main: 200; quick: 50)")
+    p.add_argument("-r", type=iteration_time(1), default=None, metavar="TIME",
+                   help="measurement iteration time, as -w, at least 1 ms (default 500; --main: 150; quick: 100)")
+    p.add_argument("-f", type=number(1), default=None,
+                   help="forks: processes per configuration (default 1; --main: 2)")
     p.add_argument("-rf", default="json", choices=("json", "csv", "text"),
                    help="the result file's format, as JMH's -rf (default json)")
-    p.add_argument("-rff", default=None, metavar="FILE",
+    p.add_argument("-rff", type=given, default=None, metavar="FILE",
                    help="the result file (default results/messagedigests-DATE.json, .csv or .txt)")
     p.add_argument("-l", action="store_true", help="list the configurations and parameters, and run nothing")
     p.add_argument("--main", action="store_true",
@@ -125,25 +169,28 @@ def parse_args(argv):
                         "the interpreter, every stub, OpenSSL and HotSpot; the summary without the tables")
     p.add_argument("--tables", action="store_true",
                    help="with --main: print JMH's tables and the comparisons too (sh scripts/bench prints them)")
-    p.add_argument("--config", action="append", default=[], metavar="NAME='OPTIONS'",
+    p.add_argument("--config", type=given, action="append", default=[], metavar="NAME='OPTIONS'",
                    help="add a configuration: minivm with these VM options")
-    p.add_argument("--only", default=None, metavar="A,B", help="run only these configurations")
-    p.add_argument("--baseline", default="interpreted", help="the comparison's baseline (default interpreted)")
+    p.add_argument("--only", type=given, default=None, metavar="A,B", help="run only these configurations")
+    p.add_argument("--baseline", type=given, default="interpreted",
+                   help="the comparison's baseline (default interpreted)")
     p.add_argument("--quick", action="store_true", help="the whole matrix in about a minute")
-    p.add_argument("--build", default=None, help="the build directory (default build; build-aarch64 with --qemu-cpu)")
-    p.add_argument("--qemu-cpu", default=None, metavar="MODEL",
+    p.add_argument("--build", type=given, default=None,
+                   help="the build directory (default build; build-aarch64 with --qemu-cpu)")
+    p.add_argument("--qemu-cpu", type=given, default=None, metavar="MODEL",
                    help="run the AArch64 cross build under qemu-aarch64 -cpu MODEL")
     p.add_argument("--no-java", action="store_true", help="leave HotSpot out even when java is on PATH")
     p.add_argument("--no-chart", action="store_true", help="write no chart")
-    p.add_argument("--results", default=os.path.join(ROOT, "results"), help="where the JSON and charts go")
-    p.add_argument("--file", type=int, default=None, metavar="MIB",
+    p.add_argument("--results", type=given, default=os.path.join(ROOT, "results"),
+                   help="where the JSON and charts go")
+    p.add_argument("--file", type=number(1), default=None, metavar="MIB",
                    help="instead: examples/digest.mva SHA3-256 of a MIB-MiB file, the whole VM per configuration, "
                         "beside openssl dgst (interleaved rounds, median wall time)")
-    p.add_argument("--rounds", type=int, default=5, help="--file's rounds (default 5)")
-    p.add_argument("--select", type=int, default=None, metavar="N",
+    p.add_argument("--rounds", type=number(1), default=5, help="--file's rounds (default 5)")
+    p.add_argument("--select", type=number(1), default=None, metavar="N",
                    help="instead: SHA3IntrinsicPolicy=measure in N fresh processes against the matrix's 16 KiB "
                         "winner, its start-up cost, and what each static policy picks")
-    p.add_argument("--policy-row", default=None, metavar="JSON",
+    p.add_argument("--policy-row", type=given, default=None, metavar="JSON",
                    help="instead: the SHA-3 policy-table row a results JSON implies for the CPU it was measured on")
     p.add_argument("--count", action="store_true",
                    help="with --qemu-cpu, instead: retired guest instructions of one SHA3-256 digest of 16 KiB "
@@ -160,6 +207,13 @@ def parse_args(argv):
     p.add_argument("--mca", action="store_true",
                    help="instead: the llvm-mca table of every stub variant per CPU model (bench/mca.py)")
     p.add_argument("-v", "--verbose", action="store_true", help="print each command")
+    return p
+
+
+def parse_args(argv):
+    """The options, every value checked before anything runs: a bad one is one line naming it
+    (after argparse's usage), exit status 2."""
+    p = make_parser()
     reject_unknown(p, argv)
     a = p.parse_args(argv)
     a.wi_given = a.wi is not None
@@ -169,17 +223,36 @@ def parse_args(argv):
     for k, v in (quick if a.quick else main if a.main else full).items():
         if getattr(a, k) is None:
             setattr(a, k, v)
-    if a.i < 1 or a.wi < 0 or a.w < 0 or a.r < 1 or a.f < 1:
-        p.error("need -i >= 1, -wi >= 0, -w >= 0, -r >= 1, -f >= 1")
     a.params = {"digesterName": ["SHA-256", "SHA3-256", "SHA3-512"], "length": ["64", "16384"]}
     for kv in a.p:
         name, eq, values = kv.partition("=")
         if not eq or name not in a.params or not values:
             p.error(f"bad -p {kv!r}: expected digesterName=A,B or length=N,M")
-        a.params[name] = values.split(",")
+        items = values.split(",")
+        if "" in items:
+            p.error(f"bad -p {kv!r}: an empty value")
+        if name == "digesterName":
+            unknown = [n for n in items if standard_name(n) not in DIGEST_NAMES]
+            if unknown:
+                p.error(f"bad -p {kv!r}: unknown digest {unknown[0]!r} (MessageDigests has "
+                        f"{', '.join(DIGEST_NAMES)}; any case, Java's aliases and OIDs)")
+        else:
+            bad = [v for v in items if not re.fullmatch(r"[0-9]+", v) or int(v) > MAX_LENGTH]
+            if bad:
+                p.error(f"bad -p {kv!r}: length {bad[0]!r} is not a number of bytes 0..{MAX_LENGTH}")
+        a.params[name] = items
     # the names as the JDK takes them (sha3-256, SHA256, an OID): the standard names the
-    # configurations are about
+    # configurations are about; each digest and length once (a fork's results are keyed by them)
     a.params["digesterName"] = list(dict.fromkeys(standard_name(n) for n in a.params["digesterName"]))
+    a.params["length"] = list(dict.fromkeys(str(int(v)) for v in a.params["length"]))
+    for spec in a.config:
+        name, eq, options = spec.partition("=")
+        if not eq or not name or re.search(r"[\s,]", name):
+            p.error(f"bad --config {spec!r}: expected NAME='-XX:... -XX:...' (a name without spaces or commas)")
+        try:
+            shlex.split(options)
+        except ValueError as e:
+            p.error(f"bad --config {spec!r}: {e}")
     for b in a.benchmarks:
         if b not in ("digest", "getAndDigest"):
             p.error(f"unknown benchmark {b!r} (MessageDigests has digest, getAndDigest)")
@@ -203,12 +276,84 @@ def parse_args(argv):
         p.error(f"--results {shown(a.results)}: not writable")
     if a.rff:
         a.rff = user_path(a.rff)
-        where = os.path.dirname(a.rff) or "."
+        where = os.path.dirname(os.path.realpath(a.rff))
         if os.path.isdir(a.rff):
             p.error(f"-rff {shown(a.rff)}: is a directory")
-        if not os.path.isdir(where) or not os.access(where, os.W_OK):
+        if os.path.exists(a.rff) and not os.access(a.rff, os.W_OK):
+            p.error(f"-rff {shown(a.rff)}: not writable")
+        # a file is written beside its name and renamed (ResultFile); a device or a pipe is written to
+        if (not os.path.exists(a.rff) or os.path.isfile(a.rff)) and \
+                (not os.path.isdir(where) or not os.access(where, os.W_OK | os.X_OK)):
             p.error(f"-rff {shown(a.rff)}: its directory {shown(where)} does not exist or is not writable")
+    if a.file is not None:
+        tmp = tempfile.gettempdir()
+        free = shutil.disk_usage(tmp).free >> 20
+        if a.file > free:
+            p.error(f"--file {a.file}: a {a.file} MiB file does not fit in {tmp} ({free} MiB free)")
     return a
+
+
+class ResultFile:
+    """A result file, opened before anything is measured and written once at the end: a file is
+    written beside its name and renamed over it when complete, so a run that fails or is
+    interrupted leaves no partial file (and an earlier one as it was); a device or a pipe
+    (/dev/stdout) is written directly. option names it in errors ("-rff")."""
+
+    def __init__(self, path, option=""):
+        self.path, self.option, self.tmp = path, option, None
+        if os.path.exists(path) and not os.path.isfile(path):
+            self.file = open(path, "w")
+            return
+        self.target = os.path.realpath(path)  # a symbolic link's file is replaced, not the link
+        fd, self.tmp = tempfile.mkstemp(dir=os.path.dirname(self.target),
+                                        prefix=f".{os.path.basename(self.target)}.", suffix=".tmp")
+        if os.path.exists(path):
+            mode = os.stat(path).st_mode & 0o7777
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
+        self.file = os.fdopen(fd, "w")
+
+    def write(self, fill):
+        """fill(file), then the file in place; a failure (a full disk, -rff /dev/full) is one line,
+        exit status 1."""
+        try:
+            fill(self.file)
+            self.file.close()
+            if self.tmp:
+                os.replace(self.tmp, self.target)
+                self.tmp = None
+        except OSError as e:
+            self.discard()
+            sys.exit(f"bench: {self.option + ' ' if self.option else ''}{shown(self.path)}: {e.strerror or e}")
+
+    def discard(self):
+        """Close it and remove what was written, unless it was put in place."""
+        try:
+            self.file.close()
+        except OSError:
+            pass
+        if self.tmp:
+            os.unlink(self.tmp)
+            self.tmp = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.discard()
+
+
+def open_result(path, args):
+    """The ResultFile for path; one that cannot be created is the option's error (-rff, --results)."""
+    option = "-rff" if path == args.rff else ""
+    try:
+        return ResultFile(path, option)
+    except OSError as e:
+        raise OptionError(f"{option or '--results'} {shown(path)}: {e.strerror}")
+
 
 def main(argv):
     if argv[:1] == ["--goals"]:
@@ -241,6 +386,14 @@ def main(argv):
             env = hotspot.env or os.environ
             return subprocess.call([tool, "--java", java, "--java-src", source] + rest, env=env)
     args = parse_args(argv)
+    try:
+        return run(args, argv)
+    except OptionError as e:
+        make_parser().error(str(e))
+
+
+def run(args, argv):
+    """The mode the options ask for; the matrix by default."""
     if args.report:
         return report(args, argv)
     if args.policy_row:
@@ -263,6 +416,11 @@ def main(argv):
             json.dump(rows, f, indent=2)
         print(f"\nJSON:  {shown(path)}")
         return 0
+    return matrix_mode(args)
+
+
+def matrix_mode(args):
+    """The matrix (the default mode): measured, printed, and written into the result files."""
     if args.quick:
         print(QUICK_NOTE, flush=True)
     configs, skipped = discover(args)
@@ -273,46 +431,48 @@ def main(argv):
     # a configuration runs only its digests
     per_fork_ms = sum(len(list(keys(args, c))) * (max(args.wi, c.min_warmup) * args.w + args.i * args.r)
                       for c in configs)
-    print(f"bench: {len(configs)} configurations x {combos} benchmarks, {args.f} fork(s), "
-          f"-wi {args.wi} -i {args.i} -w {args.w} -r {args.r}; about {per_fork_ms * args.f / 1000:.0f} s "
-          f"on {machine['cpu']}", flush=True)
-    if args.qemu_cpu:
-        print(f"bench: {EMULATION_NOTE}")
-    for name, why in skipped:
-        print(f"bench: skipped {name}: {why}")
-    noise = Noise()
-    raw, summary = run_matrix(configs, args)
-    noise.finish()
-    out = sys.stdout
-    if args.tables:
-        for c in configs:
-            jmh_table(c, summary, args, out)
-        comparison_table(configs, summary, args, out)
-        hotspot_table(configs, summary, args, out)
-    results = args.results
-    os.makedirs(results, exist_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     tag = f"-qemu-{args.qemu_cpu}" if args.qemu_cpu else ""
-    stem = os.path.join(results, f"messagedigests-{stamp}{tag}")
-    docs = jmh_json(configs, raw, summary, args, machine)
-    result_file = user_path(args.rff) if args.rff else stem + {"json": ".json", "csv": ".csv", "text": ".txt"}[args.rf]
+    stem = os.path.join(args.results, f"messagedigests-{stamp}{tag}")
+    result_file = args.rff or stem + {"json": ".json", "csv": ".csv", "text": ".txt"}[args.rf]
     # --policy-row reads the JSON: it is written beside any other format
     json_file = result_file if args.rf == "json" else stem + ".json"
-    with open(json_file, "w") as f:
-        json.dump(docs, f, indent=2)
-    buf = io.StringIO()
-    warnings = print_summary(configs, summary, raw, args, machine, args.defaults, noise, shown(json_file), buf)
-    print(buf.getvalue(), end="")
-    if args.rf == "csv":
-        with open(result_file, "w") as f:
-            jmh_csv(docs, f)
-    elif args.rf == "text":
-        with open(result_file, "w") as f:
+    # the result files, opened before anything is measured; on the way out, removed unless written
+    with contextlib.ExitStack() as files:
+        json_out = files.enter_context(open_result(json_file, args))
+        result_out = json_out if result_file == json_file else files.enter_context(open_result(result_file, args))
+        print(f"bench: {len(configs)} configurations x {combos} benchmarks, {args.f} fork(s), "
+              f"-wi {args.wi} -i {args.i} -w {args.w} -r {args.r}; about {per_fork_ms * args.f / 1000:.0f} s "
+              f"on {machine['cpu']}", flush=True)
+        if args.qemu_cpu:
+            print(f"bench: {EMULATION_NOTE}")
+        for name, why in skipped:
+            print(f"bench: skipped {name}: {why}")
+        noise = Noise()
+        raw, summary = run_matrix(configs, args)
+        noise.finish()
+        out = sys.stdout
+        if args.tables:
+            for c in configs:
+                jmh_table(c, summary, args, out)
+            comparison_table(configs, summary, args, out)
+            hotspot_table(configs, summary, args, out)
+        docs = jmh_json(configs, raw, summary, args, machine)
+        json_out.write(lambda f: json.dump(docs, f, indent=2))
+        buf = io.StringIO()
+        warnings = print_summary(configs, summary, raw, args, machine, args.defaults, noise, shown(json_file), buf)
+        print(buf.getvalue(), end="")
+
+        def tables(f):
             for c in configs:
                 jmh_table(c, summary, args, f)
             comparison_table(configs, summary, args, f)
             hotspot_table(configs, summary, args, f)
             f.write(buf.getvalue())
+        if args.rf == "csv":
+            result_out.write(lambda f: jmh_csv(docs, f))
+        elif args.rf == "text":
+            result_out.write(tables)
     print()
     if result_file != json_file:
         print(f"{args.rf}: {' ' * (4 - len(args.rf))}{shown(result_file)}")
@@ -348,6 +508,26 @@ def list_mode(configs, skipped, args):
     return 0
 
 
+def interrupted():
+    """Ctrl-C: one line, and the death by SIGINT the caller expects (sh scripts/bench, then the
+    user's shell, report 130; a loop around it stops). On the way here the forks were killed
+    (each mode's children end with it) and the result files in progress removed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing now
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")  # the progress line
+    sys.stderr.write("bench: interrupted\n")
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        pass
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
+
+
 if __name__ == "__main__":
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `sh scripts/bench -l | head` ends quietly
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:
+        interrupted()

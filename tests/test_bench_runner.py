@@ -1,8 +1,10 @@
 """tests/test_bench_runner.py — the benchmark runner (suite 'bench'): JMH's
 statistics on fixed data, and one --quick run of the whole matrix whose JSON
 must have JMH's shape (tests/data/jmh-result.schema.json) and whose tables
-and charts must be there. Not a timing check: the scores are only checked
-to be positive numbers.
+and charts must be there; --select on this host's stub families; every bad
+option value refused before anything runs; a result file that cannot be
+written, and Ctrl-C, ending in one line. Not a timing check: the scores are
+only checked to be positive numbers.
 
     python3 tests/test_bench_runner.py [--build DIR]     (Meson: suite 'bench')
 """
@@ -11,9 +13,11 @@ import glob
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -351,12 +355,33 @@ class MainRun(unittest.TestCase):
             self.assertLessEqual(max(len(l) for l in out.splitlines()), 120)
 
 
+class Select(unittest.TestCase):
+    """--select N measures the SHA-3 variants alone: a host with SHA-1, SHA-2 or MD5 stubs besides
+    (SHA-NI, AVX2, AArch64's crypto extension) has configurations without a SHA-3 digest to run."""
+
+    def test_select(self):
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD, "--no-java",
+                            "--select", "1", "-wi", "0", "-i", "1", "-w", "10", "-r", "20", "-f", "1"],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+        out = r.stdout
+        self.assertRegex(out, r"(?m)^SHA3IntrinsicPolicy=measure on .*: 1 fresh processes$")
+        self.assertRegex(out, r"(?m)^  chosen: \S+ 1x$")
+        self.assertRegex(out, r"(?m)^winner \S+, .*measure agreed in [01] of 1 runs: ")
+        self.assertIn("\nStatic policies here", out)
+        ranked = out[out.index("The runner's SHA3-256 digest at 16 KiB"):out.index("\nwinner ")].splitlines()[1:]
+        names = [l.split()[0] for l in ranked]
+        self.assertTrue(names, out)
+        self.assertFalse([n for n in names if n == "interpreted" or n.split("-")[0] in ("md5", "sha1", "sha256",
+                                                                                       "sha512")], out)
+
+
 class Options(unittest.TestCase):
     """JMH's conventions: -l lists, -h helps, an unknown option is named; no measurement runs."""
 
-    def runner(self, *argv, cwd=None):
+    def runner(self, *argv, cwd=None, timeout=300):
         return subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD] + list(argv),
-                              capture_output=True, text=True, timeout=300, cwd=cwd)
+                              capture_output=True, text=True, timeout=timeout, cwd=cwd)
 
     def test_list(self):
         r = self.runner("--main", "-l")
@@ -382,6 +407,102 @@ class Options(unittest.TestCase):
             self.assertEqual(r.returncode, 2, argv)
             self.assertIn(words, r.stderr, argv)
             self.assertEqual(r.stdout, "", argv)
+
+    # were a bad value let through, the run it would start is short (the case's option comes last:
+    # it wins), so that the check fails fast rather than measuring
+    SHORT = ("--no-java", "--no-chart", "--only", "interpreted", "-p", "digesterName=SHA3-256", "-p", "length=64",
+             "-wi", "0", "-i", "1", "-w", "0", "-r", "1")
+
+    def test_bad_values(self):
+        """Every option's value is checked before anything runs: one line naming it, exit status 2,
+        nothing measured or written."""
+        for argv, words in (
+                (["--select", "-1"], "argument --select: -1 is out of range: expected at least 1"),
+                (["--select", "0"], "argument --select: 0 is out of range"),
+                (["--file", "0"], "argument --file: 0 is out of range"),
+                (["--file", "-1"], "argument --file: -1 is out of range"),
+                (["--rounds", "0"], "argument --rounds: 0 is out of range"),
+                (["-f", "0"], "argument -f: 0 is out of range"),
+                (["-wi", "-1"], "argument -wi: -1 is out of range: expected 0..10000"),
+                (["-i", "0"], "argument -i: 0 is out of range: expected 1..10000"),
+                (["-i", "10001"], "argument -i: 10001 is out of range"),
+                (["-i", "many"], "argument -i: invalid number 'many'"),
+                (["-r", "61min"], "argument -r: '61min' (3660000 ms) is out of range: expected 1..3600000 ms"),
+                (["-w", "3600001"], "argument -w: '3600001' is out of range: expected 0..3600000 ms"),
+                (["-r", "500us"], "argument -r: '500us' (0 ms) is out of range"),
+                (["-rff", ""], "argument -rff: an empty value"),
+                (["-rff", "/nonexistent/r.json"], "-rff /nonexistent/r.json: its directory /nonexistent does not"),
+                (["--results", ""], "argument --results: an empty value"),
+                (["-p", "digesterName=NOPE"], "bad -p 'digesterName=NOPE': unknown digest 'NOPE'"),
+                (["-p", "digesterName=SHA3-256,sha-2"], "unknown digest 'sha-2'"),
+                (["-p", "length=-5"], "bad -p 'length=-5': length '-5' is not a number of bytes 0..2147483647"),
+                (["-p", "length=2147483648"], "length '2147483648' is not a number of bytes"),
+                (["-p", "length=64,,16384"], "bad -p 'length=64,,16384': an empty value"),
+                (["-p", "foo=1"], "bad -p 'foo=1': expected digesterName=A,B or length=N,M"),
+                (["--config", "mine"], "bad --config 'mine': expected NAME='-XX:... -XX:...'"),
+                (["--config", "mine=-XX:'"], "bad --config \"mine=-XX:'\": No closing quotation"),
+                (["--config", "interpreted=-Xint"], "--config 'interpreted=-Xint': interpreted is a configuration "
+                                                    "already"),
+                (["--only", "nosuch"], "--only names nosuch, which this host does not have"),
+                (["--baseline", "nosuch"], "--baseline nosuch: not among the configurations that run here")):
+            with self.subTest(argv=argv), tempfile.TemporaryDirectory() as tmp:
+                r = self.runner(*self.SHORT, "--results", tmp, *argv, timeout=60)
+                self.assertEqual(r.returncode, 2, (argv, r.stderr))
+                self.assertEqual(r.stdout, "", argv)
+                self.assertNotIn("Traceback", r.stderr, argv)
+                errors = [l for l in r.stderr.splitlines() if "error:" in l]
+                self.assertEqual(errors, [r.stderr.splitlines()[-1]], argv)
+                self.assertTrue(errors[0].startswith("sh scripts/bench: error: "), errors)
+                self.assertIn(words, errors[0], argv)
+                self.assertEqual(os.listdir(tmp), [], argv)
+
+    def test_result_file_unwritable(self):
+        """A result file that cannot be written at the end (a full disk): one line, exit status 1."""
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full here")
+        with tempfile.TemporaryDirectory() as tmp:
+            r = self.runner(*self.SHORT, "-r", "10", "--results", tmp, "-rff", "/dev/full")
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(r.stderr, "bench: -rff /dev/full: No space left on device\n")
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_interrupt(self):
+        """Ctrl-C (SIGINT to the runner alone, as kill -INT sends it) while a fork measures: one line, the
+        death by SIGINT a shell reports as 130, the fork killed, no result file, not even a partial one."""
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.Popen([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD,
+                                  *self.SHORT, "-r", "30s", "--results", tmp, "-rff", os.path.join(tmp, "r.json")],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+            try:
+                for line in p.stdout:
+                    if " configurations x " in line:  # the line before the first fork starts
+                        break
+                time.sleep(0.5)
+                os.kill(p.pid, signal.SIGINT)
+                out, err = p.communicate(timeout=60)
+            finally:
+                p.kill()
+                p.wait()
+            self.assertEqual(err, "bench: interrupted\n")
+            self.assertEqual(p.returncode, -signal.SIGINT)
+            self.assertEqual(os.listdir(tmp), [])
+            time.sleep(0.2)
+            with self.assertRaises(ProcessLookupError, msg="a fork outlived the runner"):
+                os.killpg(p.pid, 0)  # the runner's session: nothing left in it
+
+    def test_digest_names(self):
+        """-p digesterName takes what MessageDigest.getInstance takes: any case, Java's aliases, the OIDs."""
+        from mdbench.common import DIGEST_NAMES, standard_name
+        for given, name in (("sha3-256", "SHA3-256"), ("SHA256", "SHA-256"), ("sha", "SHA-1"), ("md5", "MD5"),
+                            ("2.16.840.1.101.3.4.2.10", "SHA3-512"), ("OID.1.3.14.3.2.26", "SHA-1"),
+                            ("shake128", "SHAKE128-256"), ("SHAKE256", "SHAKE256-512"),
+                            ("2.16.840.1.101.3.4.2.11", "SHAKE128-256"),
+                            ("oid.2.16.840.1.101.3.4.2.12", "SHAKE256-512"),
+                            ("shake128x2", "SHAKE128x2"), ("sha-256-jdk15", "SHA-256-JDK15")):
+            self.assertEqual(standard_name(given), name, given)
+            self.assertIn(name, DIGEST_NAMES)
+        for unknown in ("NOPE", "SHA-2", "OID.1.2.3", "SHAKE128x3"):
+            self.assertNotIn(standard_name(unknown), DIGEST_NAMES)
 
     def test_durations(self):
         sys.path.insert(0, os.path.join(ROOT, "bench"))

@@ -14,6 +14,12 @@ BENCHMARK_FQN = "org.openjdk.bench.java.security.MessageDigests."
 EMULATION_NOTE = "QEMU user mode (TCG): emulation times, not the speed of a CPU"
 
 
+class OptionError(Exception):
+    """An option's value the runner can check only once it knows the configurations (--only,
+    --baseline, a --config's name): the runner reports it as argparse does a bad value, before
+    anything is measured."""
+
+
 class HotSpot:
     """A HotSpot to run bench/MessageDigests.java on: its command (before the VM options), the
     path the source has for it, the environment it needs, its version line."""
@@ -211,15 +217,23 @@ _OIDS = {"1.2.840.113549.2.5": "MD5", "1.3.14.3.2.26": "SHA-1", "2.16.840.1.101.
          "2.16.840.1.101.3.4.2.2": "SHA-384", "2.16.840.1.101.3.4.2.3": "SHA-512",
          "2.16.840.1.101.3.4.2.5": "SHA-512/224", "2.16.840.1.101.3.4.2.6": "SHA-512/256",
          "2.16.840.1.101.3.4.2.7": "SHA3-224", "2.16.840.1.101.3.4.2.8": "SHA3-256",
-         "2.16.840.1.101.3.4.2.9": "SHA3-384", "2.16.840.1.101.3.4.2.10": "SHA3-512"}
+         "2.16.840.1.101.3.4.2.9": "SHA3-384", "2.16.840.1.101.3.4.2.10": "SHA3-512",
+         "2.16.840.1.101.3.4.2.11": "SHAKE128-256", "2.16.840.1.101.3.4.2.12": "SHAKE256-512"}
 _NAMES = {"SHA": "SHA-1", "SHA1": "SHA-1", "SHA224": "SHA-224", "SHA256": "SHA-256", "SHA384": "SHA-384",
-          "SHA512": "SHA-512", "SHA512/224": "SHA-512/224", "SHA512/256": "SHA-512/256"}
+          "SHA512": "SHA-512", "SHA512/224": "SHA-512/224", "SHA512/256": "SHA-512/256",
+          "SHAKE128": "SHAKE128-256", "SHAKE256": "SHAKE256-512"}
+# MessageDigests.mva's SHAKE128 pairs (SHA3Parallel), by their exact names
+PAIRS = ("SHAKE128x2", "SHAKE128x2-single")
+# every digest MessageDigests takes: getInstance's standard names, minivm's SHA-256 as JDK 15
+# wrote it, and the pairs
+DIGEST_NAMES = tuple(dict.fromkeys(_OIDS.values())) + ("SHA-256-JDK15",) + PAIRS
 
 
 def standard_name(name):
     """The standard name of a digest name as MessageDigest.getInstance takes it (any case, Java's
-    aliases, the OIDs bare or after "OID."), so the runner's configurations recognise it."""
+    aliases, the OIDs bare or after "OID."), so the runner's configurations recognise it; a name
+    it does not know comes back in upper case (not in DIGEST_NAMES)."""
     u = name.upper()
     oid = u[4:] if u.startswith("OID.") and len(u) > 4 else u
-    pairs = {p.upper(): p for p in ("SHAKE128x2", "SHAKE128x2-single")}  # MessageDigests.mva's own, exact case
+    pairs = {p.upper(): p for p in PAIRS}
     return _OIDS.get(oid) or _NAMES.get(u) or pairs.get(u) or u

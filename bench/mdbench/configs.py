@@ -7,16 +7,23 @@ import shlex
 import subprocess
 import sys
 
-from .common import ROOT, default_stubs, find_hotspot, shown, wrapper
+from .common import PAIRS, ROOT, OptionError, default_stubs, find_hotspot, shown, wrapper
 
 
 def is_pair(name):
     """MessageDigests.mva's SHAKE128 pairs (SHA3Parallel): minivm's only, no C or HotSpot counterpart here."""
-    return name in ("SHAKE128x2", "SHAKE128x2-single")
+    return name in PAIRS
 
 
 def is_sha3(name):
-    return name.startswith("SHA3-") or is_pair(name)
+    """A digest of the SHA-3 stubs (Keccak): SHA3-*, the fixed-length SHAKEs (SHAKE128-256,
+    SHAKE256-512) and the pairs."""
+    return name.startswith("SHA3-") or name.startswith("SHAKE")
+
+
+def native_has(name):
+    """A digest bench/digest_native knows: every one but the SHAKEs."""
+    return not name.startswith("SHAKE")
 
 
 # "  SHA-3   gpr   gpr   runs   -XX:+UseSHA3Intrinsics ...": family, name, kind, runs or why not, options
@@ -93,13 +100,13 @@ def discover(args):
             skipped.append((name, m.group(4).replace("no: ", "the CPU lacks it: ")))
     if os.path.exists(native):
         configs.append(Config("C-ref", "native", wrapper(args) + [native, "ref"], [], "stubs/sha3_ref.c, sha2_ref.c, in-process",
-                              only=lambda n: not is_pair(n)))
+                              only=native_has))
         probe = subprocess.run(wrapper(args) + [native, "openssl", "-i", "1", "-r", "1", "-wi", "0",
                                                 "-p", "length=1", "-p", "digesterName=SHA3-256", "digest"],
                                capture_output=True, text=True)
         if probe.returncode == 0:
             configs.append(Config("OpenSSL", "native", wrapper(args) + [native, "openssl"], [], "EVP, in-process",
-                                  only=lambda n: not is_pair(n)))
+                                  only=native_has))
         else:
             skipped.append(("OpenSSL", probe.stderr.strip() or "digest_native openssl failed"))
     else:
@@ -121,10 +128,10 @@ def discover(args):
                               "HotSpot C2 without its MD5 and SHA intrinsics", only=jdk, env=env, java=hotspot.java))
         configs.append(Config("java-Xint", "java", java + ["-Xint", src], ["-Xint"], "HotSpot's interpreter",
                               only=jdk, env=env, java=hotspot.java))
-    for spec in args.config:
-        name, eq, options = spec.partition("=")
-        if not eq or not name or any(c.name == name for c in configs):
-            sys.exit(f"bench: bad --config {spec!r}: expected a new NAME='-XX:... -XX:...'")
+    for spec in args.config:  # NAME=OPTIONS, as parse_args checked
+        name, _, options = spec.partition("=")
+        if any(c.name == name for c in configs):
+            raise OptionError(f"--config {spec!r}: {name} is a configuration already (expected a new NAME='-XX:...')")
         opts = shlex.split(options)
         configs.append(Config(name, "minivm", base + opts + [mva], opts, "--config"))
     if getattr(args, "main", False):
@@ -141,13 +148,14 @@ def discover(args):
         wanted = args.only.split(",")
         unknown = [w for w in wanted if w not in [c.name for c in configs]]
         if unknown:
-            sys.exit(f"bench: --only names {', '.join(unknown)}, which this host does not have "
-                     f"(it has {', '.join(c.name for c in configs)})")
+            raise OptionError(f"--only names {', '.join(unknown) or repr('')}, which this host does not have "
+                              f"(it has {', '.join(c.name for c in configs)})")
         configs = [c for c in configs if c.name in wanted or c.name == args.baseline]
     # a configuration about other digests than the ones asked for has nothing to run
     for c in [c for c in configs if not any(c.runs(n) for n in args.params["digesterName"])]:
         skipped.append((c.name, "not about " + ", ".join(args.params["digesterName"])))
     configs = [c for c in configs if any(c.runs(n) for n in args.params["digesterName"])]
     if args.baseline not in [c.name for c in configs]:
-        sys.exit(f"bench: the baseline {args.baseline} is not a configuration here")
+        raise OptionError(f"--baseline {args.baseline}: not among the configurations that run here "
+                          f"({', '.join(c.name for c in configs)})")
     return configs, skipped

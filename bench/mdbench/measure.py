@@ -4,6 +4,7 @@ matrix with the forks interleaved."""
 
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -53,6 +54,28 @@ def run_config(config, fork, args, progress, index, count):
         progress.clear()
         print("$ " + " ".join(shlex.quote(a) for a in argv), file=sys.stderr)
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=config.env)
+    try:
+        results, err, status = read_fork(proc, config, fork, args, progress, index, count)
+    except BaseException:
+        # Ctrl-C (the runner's alone, or the terminal's), or an error: the fork ends with the runner
+        proc.kill()
+        proc.wait()
+        raise
+    if status == -signal.SIGINT:
+        raise KeyboardInterrupt  # the terminal's Ctrl-C reached the fork before the runner noticed it
+    if status != 0:
+        progress.clear()
+        sys.exit(f"bench: {config.name} failed (exit status {status}):\n$ {' '.join(argv)}\n{err}")
+    want = len(args.benchmarks) * len(names) * len(args.params["length"])
+    if len(results) != want or any(len(v) != args.i for v in results.values()):
+        progress.clear()
+        sys.exit(f"bench: {config.name} printed {len(results)} of {want} results:\n{err}")
+    return results
+
+
+def read_fork(proc, config, fork, args, progress, index, count):
+    """A fork's output as it comes (the progress line follows it): its iterations, its standard
+    error and its exit status."""
     results, key = {}, None
     bench = None
     for line in proc.stdout:
@@ -75,16 +98,7 @@ def run_config(config, fork, args, progress, index, count):
             what = "warm-up" if warm else "iteration"
             progress.show(f"[{index}/{count}] {config.name}, fork {fork}/{args.f}: "
                           f"{key[0]} {key[1]} {key[2]} B, {what} {m.group(2)}")
-    err = proc.stderr.read()
-    status = proc.wait()
-    if status != 0:
-        progress.clear()
-        sys.exit(f"bench: {config.name} failed (exit status {status}):\n$ {' '.join(argv)}\n{err}")
-    want = len(args.benchmarks) * len(names) * len(args.params["length"])
-    if len(results) != want or any(len(v) != args.i for v in results.values()):
-        progress.clear()
-        sys.exit(f"bench: {config.name} printed {len(results)} of {want} results:\n{err}")
-    return results
+    return results, proc.stderr.read(), proc.wait()
 
 
 def run_matrix(configs, args):

@@ -35,8 +35,13 @@ def guest_instructions(argv):
     exec,nochain: its guest pc); the sum over executions of the block's length."""
     proc = subprocess.Popen(argv[:1] + ["-d", "in_asm,exec,nochain"] + argv[1:], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, errors="replace")
-    count = count_log(proc.stderr)
-    out = proc.stdout.read()
+    try:
+        count = count_log(proc.stderr)
+        out = proc.stdout.read()
+    except BaseException:  # Ctrl-C: QEMU ends with the runner
+        proc.kill()
+        proc.wait()
+        raise
     if proc.wait() != 0:
         sys.exit(f"bench --count: {' '.join(argv)} failed")
     return count, out
