@@ -63,7 +63,7 @@
       "prints attempted and successful inlining of intrinsics")                                           \
     F(bool, PrintInlining, false, DIAGNOSTIC, NONE, NO_RANGE,                                             \
       "Print inlining optimizations. minivm: the loader's verdict on each call, at load time "           \
-      "(docs/bytecode.md, Inlining)")                                                                     \
+      "(docs/bytecode.md, Inlining); with -XX:-Inline or -Xint the skipped forwarders' calls alone")       \
     F(bool, PrintStubCode, false, DIAGNOSTIC, NONE, NO_RANGE,                                             \
       "Print generated stub code")                                                                        \
     F(bool, PrintSHA3Selection, false, DIAGNOSTIC, NONE, NO_RANGE,                                        \
@@ -76,7 +76,8 @@
     /* ---- code generation ---------------------------------------------------------------------- */   \
     F(bool, UseCompiler, true, PRODUCT, NONE, NO_RANGE,                                                   \
       "Use Just-In-Time compilation. minivm: false (also set by -Xint) means no machine-code stub "       \
-      "at all, every @IntrinsicCandidate method runs its bytecode, and no inlining")                      \
+      "at all, every @IntrinsicCandidate method runs its bytecode, and no inlining (forwarders are "     \
+      "still skipped)")                                                                                   \
     F(intx, TieredStopAtLevel, 4, PRODUCT, NONE, RANGE(0, 4),                                             \
       "Stop at given compilation level. minivm: accepted and range-checked; minivm has no tiers")         \
     F(uintx, CodeCacheSegmentSize, 128, EXPERIMENTAL, PD, RANGE(1, 1024),                                 \
@@ -86,7 +87,8 @@
       "Use the FP register for holding the frame pointer and not as a general purpose register.")         \
     F(bool, Inline, true, PRODUCT, NONE, NO_RANGE,                                                        \
       "Enable inlining. minivm: the loader inlines small static methods into their callers "             \
-      "(docs/bytecode.md, Inlining); -XX:-Inline keeps every call a call")                                \
+      "(docs/bytecode.md, Inlining); -XX:-Inline keeps every call a call but a forwarder's, which is "   \
+      "skipped in every mode")                                                                            \
     F(bool, UseFPUForSpilling, false, PRODUCT, C2, NO_RANGE,                                              \
       "Spill integer registers to FPU instead of stack when possible")                                    \
     /* ---- memory (-Xmx and -Xss set these) ----------------------------------------------------- */   \

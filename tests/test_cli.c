@@ -657,6 +657,34 @@ static const char inlining[] =
     "                              @ 128   T::rec (28 bytes)   inline\n" \
     "                              @ 136   T::show (16 bytes)   inline\n"
 
+/* a forwarder, f: its call in main runs g in place (vm/loader.c), inlining or not; main returns 9 - 2 */
+static const char forwarding[] =
+    "module T\n"
+    "method g(a: long, b: long) -> long\n"
+    "    var r: long\n"
+    "    sub r, a, b\n"
+    "    ret r\n"
+    "end\n"
+    "method f(a: long, b: long) -> long\n"
+    "    var r, p, q: long\n"
+    "    mov p, a\n"
+    "    mov q, b\n"
+    "    call r = g(p, q)\n"
+    "    ret r\n"
+    "end\n"
+    "method main() -> int\n"
+    "    var r, x, y: long\n"
+    "    ldi x, 9\n"
+    "    ldi y, 2\n"
+    "    call r = f(x, y)\n"
+    "    ret r\n"
+    "end\n";
+/* PrintInlining reports the forwarder wherever it applies: with inlining, and with -XX:-Inline and -Xint,
+   where it is the one transformation of calls left */
+#define PRINT_FORWARDING \
+    "T::main (16 bytes)\n" \
+    "                              @ 8   T::f (16 bytes)   inline (forwarder)\n"
+
 #define MAIN_NOT_FOUND "Error: Main method not found in module T, please define the main method as:\n"
 
 static const cli_case cases[] = {
@@ -678,6 +706,12 @@ static const cli_case cases[] = {
     {"print_inlining_none_when_off", inlining, NULL, {"-XX:-Inline", "-XX:+PrintInlining", "@prog"}, NULL, 0, EXACT,
      INLINING_OUT, EXACT, ""},
     {"not_forwarders_run_themselves", not_forwarders, NULL, {"@prog"}, NULL, 246, EXACT, "", EXACT, ""},
+    {"print_inlining_forwarder", forwarding, NULL, {"-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintInlining", "@prog"},
+     NULL, 7, EXACT, PRINT_FORWARDING, EXACT, ""},
+    {"print_inlining_forwarder_inline_off", forwarding, NULL, {"-XX:-Inline", "-XX:+PrintInlining", "@prog"}, NULL, 7,
+     EXACT, PRINT_FORWARDING, EXACT, ""},
+    {"print_inlining_forwarder_xint", forwarding, NULL, {"-Xint", "-XX:+PrintInlining", "@prog"}, NULL, 7, EXACT,
+     PRINT_FORWARDING, EXACT, ""},
     {"arrays_natives", arrays_natives, NULL, {"@prog"}, NULL, 0, EXACT,
      "100101\n00ffffff0000\n-2\n-2\n0\n0\n1250999896491\n1250999896491\n", EXACT, ""},
     {"sys_exit_from_callee", exit_deep, NULL, {"@prog"}, NULL, 77, EXACT, "", EXACT, ""},

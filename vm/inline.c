@@ -370,7 +370,7 @@ static bool is_static_call(uint32_t w) { return GET_OP(w) == OP_CALL || GET_OP(w
 static void print_site(FILE *out, const vm_method *m, uint32_t k, const vm_method *orig, const char *fmt, ...)
 {
     const vm_method *fw = m->elided ? m->elided[k] : NULL; /* a forwarder's code is never rewritten */
-    const vm_method *g = fw ? fw : &orig[GET_Bx(m->code[k])];
+    const vm_method *g = fw ? fw : &orig[GET_Bx(m->code[k])]; /* orig: needed at other calls only */
     fprintf(out, "%30s@ %u   %s::%s", "", k * 4, g->module->name, g->name);
     if (!(g->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT)))
         fprintf(out, " (%zu bytes)", (size_t)g->ncode * sizeof *g->code);
@@ -419,6 +419,21 @@ static void inline_into(loader *L, vm_method *m, const vm_method *orig, const ch
             print_site(out, a, k, orig, "inline");
         else
             print_site(out, a, k, orig, "failed to inline: %s", site[k] ? err : msg[k]);
+    }
+}
+
+void ld_print_forwarded_calls(const loader *L, FILE *out)
+{
+    const vm_program *p = L->p;
+    for (uint32_t i = 0; i < p->nmethods; i++) {
+        const vm_method *m = p->methods[i];
+        for (uint32_t k = 0, header = 0; m->elided && k < m->ncode; k++) {
+            if (!m->elided[k])
+                continue;
+            if (!header++)
+                fprintf(out, "%s::%s (%zu bytes)\n", m->module->name, m->name, (size_t)m->ncode * sizeof *m->code);
+            print_site(out, m, k, NULL, "inline (forwarder)");
+        }
     }
 }
 

@@ -8,8 +8,9 @@
  *      vm_types, vtables are built (declarations.c);
  *   3. assemble: each method body becomes instruction words (assemble.c);
  *   4. verify: every method goes through vm_verify_method (verify.c);
- *   5. quicken: calls of forwarders go to their targets (below), small static
- *      callees are inlined (inline.c).
+ *   5. quicken: calls of forwarders go to their targets (below), always (an
+ *      interpreter's rewriting: -Xint and -XX:-Inline keep it); small static
+ *      callees are inlined (inline.c), unless VM_LOAD_NO_INLINE.
  * The first error stops loading with "file:line: message". All memory
  * belongs to the program's arena, so an error frees everything at once.
  * loader_impl.h says what the files share; docs/format.md has the format.
@@ -218,6 +219,8 @@ static vm_program *load(const char *path, const char *dir_in, const char *text_i
     uint32_t *forwarder_word = quicken_forwarders(&L);
     if (!(options & VM_LOAD_NO_INLINE))
         ld_inline_calls(&L, forwarder_word, options & VM_LOAD_PRINT_INLINING ? stdout : NULL);
+    else if (options & VM_LOAD_PRINT_INLINING)
+        ld_print_forwarded_calls(&L, stdout);
     L.p->modules = vm_arena_alloc(L.a, L.nsrcs * sizeof *L.p->modules);
     for (uint32_t i = 0; i < L.nsrcs; i++)
         L.p->modules[i] = L.srcs[i]->mod;

@@ -226,5 +226,8 @@ void asm_method(loader *L, pmethod *pm);
    i's forwarded call, 0 if it is none); a method that cannot be rewritten keeps its code. With
    print_inlining, each call's verdict goes there (-XX:+PrintInlining). */
 void ld_inline_calls(loader *L, const uint32_t *forwarder_word, FILE *print_inlining);
+/* Without inlining (-XX:-Inline, -Xint), the one transformation of calls left: each call of a
+   forwarder, in PrintInlining's format, to out. */
+void ld_print_forwarded_calls(const loader *L, FILE *out);
 
 #endif
