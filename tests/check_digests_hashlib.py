@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/check_digests_hashlib.py — the digest tool (examples/digest.mva)
 against Python's hashlib for every MD5, SHA-1, SHA-2 and SHA-3 name the tool
-takes, on every length 0..1000 and on multi-block files, with the VM
+takes (SHAKE128-256 and SHAKE256-512 among them), on every length 0..1000 and on multi-block files, with the VM
 options given (interpreted, or with the stubs the options select).
 
     check_digests_hashlib.py MINIVM DIGEST_TOOL [VM OPTION...]
@@ -22,6 +22,8 @@ ALGORITHMS = {
     "MD5": "md5", "SHA-1": "sha1", "SHA-224": "sha224", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512",
     "SHA-512/224": "sha512_224", "SHA-512/256": "sha512_256", "SHA-256-JDK15": "sha256",
     "SHA3-224": "sha3_224", "SHA3-256": "sha3_256", "SHA3-384": "sha3_384", "SHA3-512": "sha3_512",
+    # JDK 25's fixed-length SHAKE digests: hashlib's XOFs read to 32 and 64 bytes
+    "SHAKE128-256": ("shake_128", 32), "SHAKE256-512": ("shake_256", 64),
 }
 LENGTHS = list(range(0, 1001)) + [4096, 8191, 8192 + 17, 65536 + 3, 200_000]
 
@@ -61,7 +63,9 @@ def main():
                 return 1
             for path, line in zip(files, lines):
                 with open(path, "rb") as f:
-                    want = hashlib.new(lib, f.read()).hexdigest()
+                    data = f.read()
+                want = hashlib.new(lib[0], data).hexdigest(lib[1]) if isinstance(lib, tuple) else \
+                    hashlib.new(lib, data).hexdigest()
                 if line != "%s  %s" % (want, path):
                     print("%s of %d bytes (%s):\n  minivm  %s\n  hashlib %s" % (
                         name, os.path.getsize(path), " ".join(opts) or "default options", line.split()[0], want))

@@ -172,6 +172,7 @@ static const char double_src[] =
 
 static vm_program *prog_sha3, *prog_direct;
 static const vm_method *m_hash, *m_get_instance, *m_compress0, *m_compress_mb0, *m_cand0, *m_cand_mb0;
+static const vm_method *m_new_shake128, *m_new_shake256;
 static uint16_t f_state, f_block_size; /* SHA3.SHA3's fields in prog_direct */
 
 static uint16_t field(const vm_program *p, const char *rec, const char *name)
@@ -197,9 +198,16 @@ static vm_t *new_vm(const vm_program *p, const stub_routines *stubs, const char 
     return vm;
 }
 
-/* SHA3.getInstance(ALGS[alg].name) in vm */
+/* SHA3.getInstance(ALGS[alg].name) in vm; for SHAKE128 and SHAKE256 the XOFs, SHA3.newShake128 and
+   newShake256 (getInstance's SHAKE names are JDK 25's fixed-length digests) */
 static vm_obj *new_digest(vm_t *vm, int alg)
 {
+    if (ALGS[alg].xof) {
+        vm_value r = sd_call(vm, ALGS[alg].name, ALGS[alg].bits == 128 ? m_new_shake128 : m_new_shake256, NULL);
+        if (!r.ref)
+            fail_msg("SHA3.newShake%d() is null", ALGS[alg].bits);
+        return r.ref;
+    }
     vm_obj *d = sd_get_instance(vm, m_get_instance, ALGS[alg].name, ALGS[alg].name, strlen(ALGS[alg].name));
     if (!d)
         fail_msg("SHA3.getInstance(%s) is null", ALGS[alg].name);
@@ -221,6 +229,8 @@ static int group_setup(void **state)
     }
     m_hash = sd_method(prog_sha3, "Sha3Test.hash");
     m_get_instance = sd_method(prog_direct, "SHA3.getInstance");
+    m_new_shake128 = sd_method(prog_direct, "SHA3.newShake128");
+    m_new_shake256 = sd_method(prog_direct, "SHA3.newShake256");
     m_compress0 = sd_method(prog_direct, "IntrinsicTest.compress0");
     m_compress_mb0 = sd_method(prog_direct, "IntrinsicTest.compressMB0");
     m_cand0 = sd_method(prog_direct, "SHA3.implCompress0");

@@ -295,6 +295,22 @@ static void test_one_iteration(void **state)
     tu_result_free(&r);
 }
 
+/* JDK 25's SHAKE MessageDigests, by their names and aliases (MessageDigests.java takes any name its
+   provider has): a row each, named as given */
+static void test_shake_digests(void **state)
+{
+    (void)state;
+    tu_result r = RUN("getAndDigest", "-p", "digesterName=SHAKE128-256,SHAKE256", "-p", "length=1", "-wi", "0",
+                      "-i", "1", "-w", "0", "-r", "5");
+    assert_int_equal(r.status, 0);
+    static const expect_row rows[] = {{"MessageDigests.getAndDigest", "SHAKE128-256", "1"},
+                                      {"MessageDigests.getAndDigest", "SHAKE256", "1"}};
+    table t = parse_table(r.out);
+    check_table(&t, rows, 2, 1);
+    free_table(&t);
+    tu_result_free(&r);
+}
+
 /* The SHAKE128 pairs (SHA3Parallel; the same with two single-state permutations), both benchmarks,
    with the stubs and without: a row each (a length of 0 squeezes one block too). */
 static void test_pairs(void **state)
@@ -410,11 +426,13 @@ static const error_case errors[] = {
     {{"-f", "1"}, "MessageDigests: unknown option '-f'"},
     {{"-p", "digesterName=MD2"},
      "MessageDigests: unknown digester name 'MD2' (minivm has MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, "
-     "SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHA-256-JDK15, SHAKE128x2, SHAKE128x2-single)"},
-    {{"-p", "digesterName=SHA3-256,SHAKE128"},
-     "MessageDigests: unknown digester name 'SHAKE128' (minivm has MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, "
-     "SHA-512/224, SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHA-256-JDK15, SHAKE128x2, "
+     "SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHAKE128-256, SHAKE256-512, SHA-256-JDK15, SHAKE128x2, "
      "SHAKE128x2-single)"},
+    /* JDK 25 registers SHAKE128-256 and SHAKE256-512 (and their aliases SHAKE128, SHAKE256), no other length */
+    {{"-p", "digesterName=SHA3-256,SHAKE128,SHAKE128-512"},
+     "MessageDigests: unknown digester name 'SHAKE128-512' (minivm has MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, "
+     "SHA-512/224, SHA-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHAKE128-256, SHAKE256-512, SHA-256-JDK15, "
+     "SHAKE128x2, SHAKE128x2-single)"},
     {{"-p", "digesterName="}, "MessageDigests: empty value for parameter digesterName"},
     {{"-p", "length=64,"}, "MessageDigests: empty value for parameter length"},
     {{"-p", "length=6x4"}, "MessageDigests: bad number '6x4' for parameter length: expected 0..2147483647"},
@@ -702,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_error_column),
         cmocka_unit_test(test_one_iteration),
+        cmocka_unit_test(test_shake_digests),
         cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_order_and_widths),
         cmocka_unit_test(test_verbose),

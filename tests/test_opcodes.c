@@ -85,15 +85,17 @@ typedef struct op_case {
     "    call DigestBase.update(u_d, u_b, u_ofs, u_len)\n    mov q_d, d\n    call out = DigestBase.digest(q_d)\n" \
     "    ldi k, 0\n    ldle64 r, out, k\n    ret r\nend\n"
 
-/* md(alg): MessageDigest.getInstance of SHA-1 (1), SHA-256 (2), SHA3-256 (3) or SHAKE128 (else); first(alg):
+/* md(alg): MessageDigest.getInstance of SHA-1 (1), SHA-256 (2), SHA3-256 (3), or the SHAKE128 XOF
+   (SHA3.newShake128, else: getInstance's "SHAKE128" is JDK 25's fixed-length SHAKE128-256); first(alg):
    the first byte of the digest of nothing, through callvirt engineDigest; squeezeThenUpdate(alg): SHA3.squeeze
    (a checkcast to SHA3.SHA3), then callvirt engineUpdate (SHA3's override throws after a squeeze) */
 #define X_MD                                                                                                  \
     "import MessageDigest\nimport DigestBase\nimport SHA3\n"                                                \
     "method md(alg: long) -> DigestBase.Digest\n    var d: DigestBase.Digest\n    var name: byte[]\n"        \
+    "    var x: SHA3.SHA3\n"                                                                                  \
     "    ldstr name, \"SHA-1\"\n    beq alg, 1, get\n    ldstr name, \"SHA-256\"\n    beq alg, 2, get\n"  \
-    "    ldstr name, \"SHA3-256\"\n    beq alg, 3, get\n    ldstr name, \"SHAKE128\"\n"                      \
-    "get:\n    call d = MessageDigest.getInstance(name)\n    ret d\nend\n"                                   \
+    "    ldstr name, \"SHA3-256\"\n    beq alg, 3, get\n    call x = SHA3.newShake128()\n    mov d, x\n"     \
+    "    ret d\nget:\n    call d = MessageDigest.getInstance(name)\n    ret d\nend\n"                        \
     "method first(alg: long) -> long\n    var d: DigestBase.Digest\n    var w_alg: long\n    var out: byte[]\n" \
     "    var x: DigestBase.Digest\n    var r, z: long\n    mov w_alg, alg\n    call d = md(w_alg)\n"         \
     "    mov x, d\n    callvirt out = DigestBase.engineDigest(x)\n    ldi z, 0\n    baload r, out, z\n"       \

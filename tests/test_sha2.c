@@ -376,7 +376,7 @@ static void test_names(void **state)
         {"SHA-256-JDK15", "SHA-256-JDK15"},
         {"sha-256", "SHA-256"},
         {"Sha3-384", "SHA3-384"},
-        {"shake128", "SHAKE128"},
+        {"shake128", "SHAKE128-256"},
         {"sha-256-jdk15", "SHA-256-JDK15"},
         {"SHA", "SHA-1"},
         {"sha1", "SHA-1"},
@@ -412,7 +412,30 @@ static void test_names(void **state)
         {"SHA 256", NULL},
         {"SHA-256 ", NULL},
         {"SHA3256", NULL},
-        {"2.16.840.1.101.3.4.2.11", NULL}, /* SHAKE128's OID: the JDK registers no SHAKE MessageDigest */
+        /* JDK 25's SHAKE digests, their aliases and OIDs (the XOFs are no MessageDigests) */
+        {"SHAKE128-256", "SHAKE128-256"},
+        {"shake256-512", "SHAKE256-512"},
+        {"SHAKE128", "SHAKE128-256"},
+        {"Shake256", "SHAKE256-512"},
+        {"2.16.840.1.101.3.4.2.11", "SHAKE128-256"},
+        {"OID.2.16.840.1.101.3.4.2.12", "SHAKE256-512"},
+        {"SHAKE128-512", NULL},
+        {"SHAKE256-256", NULL},
+        {"SHAKE", NULL},
+        {"2.16.840.1.101.3.4.2.13", NULL},
+        /* toUpperCase(Locale.ENGLISH): U+017F (long s) is S, U+0131 (dotless i) I; nothing else folds
+           onto a name (U+00DF is SS, U+FB06 ST: no name has them) */
+        {"\xc5\xbfha-256", "SHA-256"},
+        {"\xc5\xbf\xc5\xbf", NULL},
+        {"\xc5\xbfha1", "SHA-1"},
+        {"\xc5\xbfhake128", "SHAKE128-256"},
+        {"o\xc4\xb1" "d.2.16.840.1.101.3.4.2.8", "SHA3-256"},
+        {"OID.\xc5\xbfHA", NULL},
+        {"\xc3\x9fha-256", NULL},
+        {"\xef\xac\x86" "a-256", NULL},
+        {"SHA-1\xc5", NULL},
+        {"\xc5", NULL},
+        {"\xc5\xbeha-256", NULL},
         {"1.3.14.3.2.26.", NULL},
     };
     vm_t *vm = new_vm();

@@ -174,7 +174,7 @@ static void evp_hash(int alg, const uint8_t *msg, size_t len, uint8_t *out, size
 static vm_program *prog;
 static vm_t *vm;
 static const vm_method *m_hash, *m_squeeze_parts, *m_reused, *m_update, *m_update_after_squeeze, *m_digest_only,
-    *m_squeeze_only, *m_compress, *m_compress_multi, *m_known, *m_get_instance, *m_parallel;
+    *m_squeeze_only, *m_compress, *m_compress_multi, *m_known, *m_get_instance, *m_parallel, *m_new_digest;
 
 static int group_setup(void **state)
 {
@@ -224,6 +224,7 @@ static int group_setup(void **state)
     m_compress_multi = sd_method(prog, "Sha3Test.compressMulti");
     m_known = sd_method(prog, "Sha3Test.known");
     m_get_instance = sd_method(prog, "SHA3.getInstance");
+    m_new_digest = sd_method(prog, "Sha3Test.newDigest");
     m_parallel = sd_method(prog, "Sha3Test.parallelSqueeze");
     return 0;
 }
@@ -875,35 +876,58 @@ static void test_parallel(void **state)
                  "Bad buffersize.", st, st == VM_OK ? "no exception" : sd_exc_text(vm, false));
 }
 
-/* getInstance: the six names, and nothing else (exact, case-sensitive). */
+/* SHA3.getInstance: the family's six MessageDigest names (JDK 25's: SHA3-224 ... SHA3-512, and the
+   fixed-length SHAKE128-256 and SHAKE256-512, SHA3.SHAKE128Hash and SHAKE256Hash) and nothing
+   else (exact, case-sensitive: the aliases are MessageDigest.standardName's); the XOFs from
+   SHA3.newShake128 and newShake256 (Java's new SHA3.SHAKE128(), no MessageDigest). */
 static void test_get_instance(void **state)
 {
     (void)state;
-    static const char *const unknown[] = {"", "SHA3", "SHA3-25", "SHA3-2560", "sha3-256", "SHA3-256 ", "SHAKE512",
-                                          "SHA-256", "SHAKE128\0"};
-    for (int alg = 0; alg < NALGS; alg++) {
-        vm_value args[1] = {{.i = alg}};
-        vm_value r = sd_call(vm, ALGS[alg].name, m_known, args);
-        if (r.i != 1)
-            fail_msg("getInstance(\"%s\") is null", ALGS[alg].name);
-        /* the digest's fields: algorithm, digestLength, blockSize */
-        vm_obj *name = sd_new_bytes(vm, (const uint8_t *)ALGS[alg].name, strlen(ALGS[alg].name));
+    static const struct {
+        const char *name;
+        int mdlen, block;
+    } names[] = {
+        {"SHA3-224", 28, 144}, {"SHA3-256", 32, 136},     {"SHA3-384", 48, 104},
+        {"SHA3-512", 64, 72},  {"SHAKE128-256", 32, 168}, {"SHAKE256-512", 64, 136},
+    };
+    static const char *const unknown[] = {"",         "SHA3",     "SHA3-25",      "SHA3-2560",     "sha3-256",
+                                          "SHA3-256 ", "SHAKE512", "SHA-256",      "SHAKE128",      "SHAKE256",
+                                          "SHAKE128-512", "shake128-256", "SHAKE128\0"};
+    vm_value args[1];
+    vm_value r;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        vm_obj *name = sd_new_bytes(vm, (const uint8_t *)names[k].name, strlen(names[k].name));
         vm_push_root(vm, &name);
         args[0].ref = name;
-        r = sd_call(vm, ALGS[alg].name, m_get_instance, args);
+        r = sd_call(vm, names[k].name, m_get_instance, args);
         vm_pop_roots(vm, 1);
-        assert_non_null(r.ref);
+        if (!r.ref)
+            fail_msg("getInstance(\"%s\") is null", names[k].name);
+        /* the digest's fields: algorithm, digestLength, blockSize */
         const vm_value *f = VM_FIELDS(r.ref);
         /* the standard name, SHA3.java's own literal (super("SHA3-256", ...)), not the caller's array */
         assert_non_null(f[0].ref);
-        assert_int_equal(f[0].ref->length, strlen(ALGS[alg].name));
-        assert_memory_equal(f[0].ref->data, ALGS[alg].name, strlen(ALGS[alg].name));
-        if (f[1].i != ALGS[alg].mdlen || f[2].i != ALGS[alg].block)
-            fail_msg("getInstance(\"%s\"): digestLength %lld, blockSize %lld; expected %d, %d", ALGS[alg].name,
-                     (long long)f[1].i, (long long)f[2].i, ALGS[alg].mdlen, ALGS[alg].block);
+        assert_int_equal(f[0].ref->length, strlen(names[k].name));
+        assert_memory_equal(f[0].ref->data, names[k].name, strlen(names[k].name));
+        if (f[1].i != names[k].mdlen || f[2].i != names[k].block)
+            fail_msg("getInstance(\"%s\"): digestLength %lld, blockSize %lld; expected %d, %d", names[k].name,
+                     (long long)f[1].i, (long long)f[2].i, names[k].mdlen, names[k].block);
     }
-    vm_value args[1] = {{.i = NALGS}};
-    vm_value r = sd_call(vm, "SHA3-999", m_known, args);
+    /* every algorithm of the table: SHAKE128 and SHAKE256 through the XOFs' constructors */
+    for (int alg = 0; alg < NALGS; alg++) {
+        args[0].i = alg;
+        r = sd_call(vm, ALGS[alg].name, m_new_digest, args);
+        if (!r.ref)
+            fail_msg("Sha3Test.newDigest(%s) is null", ALGS[alg].name);
+        const vm_value *f = VM_FIELDS(r.ref);
+        if (f[0].ref->length != (int32_t)strlen(ALGS[alg].name) ||
+            memcmp(f[0].ref->data, ALGS[alg].name, strlen(ALGS[alg].name)) != 0 || f[1].i != ALGS[alg].mdlen ||
+            f[2].i != ALGS[alg].block)
+            fail_msg("Sha3Test.newDigest(%s): algorithm %.*s, digestLength %lld, blockSize %lld", ALGS[alg].name,
+                     (int)f[0].ref->length, (const char *)f[0].ref->data, (long long)f[1].i, (long long)f[2].i);
+    }
+    args[0].i = NALGS;
+    r = sd_call(vm, "SHA3-999", m_known, args);
     assert_int_equal(r.i, 0);
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         size_t n = strlen(unknown[i]) + (i == sizeof unknown / sizeof unknown[0] - 1); /* the last with its NUL */
