@@ -281,10 +281,16 @@ def parse_args(argv):
             p.error(f"-rff {shown(a.rff)}: is a directory")
         if os.path.exists(a.rff) and not os.access(a.rff, os.W_OK):
             p.error(f"-rff {shown(a.rff)}: not writable")
-        # a file is written beside its name and renamed (ResultFile); a device or a pipe is written to
-        if (not os.path.exists(a.rff) or os.path.isfile(a.rff)) and \
-                (not os.path.isdir(where) or not os.access(where, os.W_OK | os.X_OK)):
+        # a file is written beside its name and renamed (ResultFile); a device, a pipe or a standard
+        # stream is written to
+        if not written_directly(a.rff) and (not os.path.isdir(where) or not os.access(where, os.W_OK | os.X_OK)):
             p.error(f"-rff {shown(a.rff)}: its directory {shown(where)} does not exist or is not writable")
+    if a.rff:
+        other = [o for o, on in (("--select", a.select is not None), ("--file", a.file is not None),
+                                 ("--count", a.count), ("--mca", a.mca), ("--policy-row", a.policy_row),
+                                 ("--callgrind", a.callgrind), ("--report", a.report), ("-l", a.l)) if on]
+        if other:
+            p.error(f"-rff {shown(a.rff)}: {other[0]} writes no result file (-rff is the matrix's)")
     if a.file is not None:
         tmp = tempfile.gettempdir()
         free = shutil.disk_usage(tmp).free >> 20
@@ -293,16 +299,45 @@ def parse_args(argv):
     return a
 
 
+def standard_stream(path):
+    """1 or 2 when path is the runner's standard output or error (/dev/stdout, /dev/fd/2, or the
+    file either goes to), else None."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    for fd in (1, 2):
+        try:
+            if os.path.samestat(st, os.fstat(fd)):
+                return fd
+        except OSError:
+            pass
+    return None
+
+
+def written_directly(path):
+    """Is path written to as it is (ResultFile), not replaced: a device or a pipe, anything under
+    /dev/ or /proc/, or the runner's own standard output or error (/dev/stdout, even when that
+    is redirected to a regular file)."""
+    if os.path.abspath(path).startswith(("/dev/", "/proc/")) or standard_stream(path):
+        return True
+    return os.path.exists(path) and not os.path.isfile(path)
+
+
 class ResultFile:
     """A result file, opened before anything is measured and written once at the end: a file is
     written beside its name and renamed over it when complete, so a run that fails or is
-    interrupted leaves no partial file (and an earlier one as it was); a device or a pipe
-    (/dev/stdout) is written directly. option names it in errors ("-rff")."""
+    interrupted leaves no partial file (and an earlier one as it was); a device, a pipe or a
+    standard stream (written_directly: /dev/stdout) is written to where the runner's output has
+    got to. option names it in errors ("-rff")."""
 
     def __init__(self, path, option=""):
         self.path, self.option, self.tmp = path, option, None
-        if os.path.exists(path) and not os.path.isfile(path):
-            self.file = open(path, "w")
+        if written_directly(path):
+            fd = standard_stream(path)
+            # the runner's own stream through its own descriptor, so that what it prints later
+            # follows at the same offset (a second open of a redirected stdout would not share it)
+            self.file = os.fdopen(os.dup(fd), "w") if fd else open(path, "a")
             return
         self.target = os.path.realpath(path)  # a symbolic link's file is replaced, not the link
         fd, self.tmp = tempfile.mkstemp(dir=os.path.dirname(self.target),
@@ -320,6 +355,9 @@ class ResultFile:
         """fill(file), then the file in place; a failure (a full disk, -rff /dev/full) is one line,
         exit status 1."""
         try:
+            if not self.tmp:  # written directly: after what was printed so far
+                sys.stdout.flush()
+                sys.stderr.flush()
             fill(self.file)
             self.file.close()
             if self.tmp:

@@ -48,7 +48,15 @@ mvm_debian_mirror() {
 # lines the Meson test logs hold (tests/test_hotspot.c), as one line; then a line for each
 # documented departure none of those CPUs is one of, and status 1 with a line for each that
 # took no combination on the CPUs it names (its row in docs/flags.md is dead: fix or remove it).
+# The first log's "hotspot library: ..." lines (tests/test_hotspot_library.c, the host's run,
+# against the live HotSpot 25) follow the total.
 mvm_hotspot_summary() {
+    _library=$(grep -h '^hotspot library: ' "$1" 2>/dev/null || true)
+    mvm_hotspot_total "$@" || { [ -z "$_library" ] || echo "$_library"; return 1; }
+    [ -z "$_library" ] || echo "$_library"
+}
+
+mvm_hotspot_total() {
     grep -h '^hotspot: ' "$@" 2>/dev/null | awk '
         / combinations identical to HotSpot 25 / {
             n += $(NF - 10); m += $(NF - 8); d += substr($(NF - 2), 2); k++ }

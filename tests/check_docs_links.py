@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """tests/check_docs_links.py — every relative link in the project's Markdown goes somewhere: the
 file exists, and its #anchor is a heading there (GitHub's slugs) or an explicit <a id>/<a name>.
-An explicit anchor standing just before a heading with another slug is an old name kept for a
-renamed heading ("<a id="the-fuzz-target"></a>" above "## The fuzz targets"): a link to it is
-reported too, as the heading's own anchor is the one to use.
+An explicit anchor kept for a heading with another slug (alone on a line just before or after
+it, or inside the heading's line) is an old name of a renamed heading ("<a
+id="the-fuzz-target"></a>" above "## The fuzz targets"): a link to it is reported too, as the
+heading's own anchor is the one to use.
 
     python3 tests/check_docs_links.py [ROOT]        (Meson: test 'docs_links', suite 'docs')
     python3 tests/check_docs_links.py --self-test   (Meson: test 'docs_links_self'): the checker
@@ -85,7 +86,7 @@ def slug(heading):
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     # HTML tags go, but not inside code spans (`-Xmx<size>` is "-xmxsize")
     parts = re.split(r"(`+[^`]*`+)", text)
-    text = "".join(p.strip("`") if p.startswith("`") else re.sub(r"<[^>]+>", "", p) for p in parts).lower()
+    text = "".join(p.strip("`") if p.startswith("`") else re.sub(r"<[^>]+>", "", p) for p in parts).strip().lower()
     out = []
     for ch in text:
         cat = unicodedata.category(ch)
@@ -97,41 +98,50 @@ def slug(heading):
 _anchors = {}
 
 
+ALONE = re.compile(r"\s*(?:<a\s+(?:id|name)=\"[^\"]+\"\s*>\s*</a>\s*)+")
+
+
 def anchors(path):
     """{anchor: None for a heading's slug or a standalone explicit anchor, or the slug of the
-    heading an explicit anchor stands just before (blank lines between) when that slug differs:
-    the old name of a renamed heading}."""
+    heading an explicit anchor is kept for when that slug differs: the old name of a renamed
+    heading. An anchor is kept for a heading when it stands alone on a line just before it (blank
+    lines between), inside the heading's own line, or alone on a line after it with blank lines
+    around (one that the next line follows directly names that line: a table, a paragraph).}"""
     if path not in _anchors:
-        found, seen, pending = {}, {}, []
-        fence = None
         with open(path, encoding="utf-8") as f:
-            for line in f:
-                m = re.match(r"^\s*(```+|~~~+)", line)
-                if m:
-                    fence = None if fence else m.group(1)[0]
-                    pending = []
-                    continue
-                if fence:
-                    continue
-                h = HEADING.match(line)
-                if h:
-                    s = slug(h.group(2))
-                    n = seen.get(s, 0)
-                    seen[s] = n + 1
-                    s = s if n == 0 else f"{s}-{n}"
-                    found[s] = None
-                    for a in pending:
-                        if a != s:
-                            found[a] = s
-                    pending = []
-                    continue
-                ids = ANCHOR.findall(line)
-                for a in ids:
-                    found.setdefault(a, None)
-                if re.fullmatch(r"\s*(?:<a\s+(?:id|name)=\"[^\"]+\"\s*>\s*</a>\s*)+", line.rstrip("\n")):
-                    pending += ids  # an anchor alone on its line: it names what follows
-                elif line.strip():
-                    pending = []
+            lines = [line.rstrip("\n") for line in f]
+        found, seen, pending = {}, {}, []
+        heading = None  # the last heading's slug while only blank lines and anchors follow it
+        fence = None
+        for i, line in enumerate(lines):
+            m = re.match(r"^\s*(```+|~~~+)", line)
+            if m:
+                fence = None if fence else m.group(1)[0]
+                pending, heading = [], None
+                continue
+            if fence:
+                continue
+            ids = ANCHOR.findall(line)
+            h = HEADING.match(line)
+            if h:
+                s = slug(h.group(2))
+                n = seen.get(s, 0)
+                seen[s] = n + 1
+                s = s if n == 0 else f"{s}-{n}"
+                found[s] = None
+                for a in pending + ids:
+                    if a != s:
+                        found[a] = s
+                pending, heading = [], s
+                continue
+            alone = bool(ALONE.fullmatch(line))
+            below = alone and heading and (i + 1 == len(lines) or not lines[i + 1].strip())
+            for a in ids:
+                found.setdefault(a, heading if below and a != heading else None)
+            if alone:
+                pending += ids  # an anchor alone on its line: it names what follows
+            elif line.strip():
+                pending, heading = [], None
         _anchors[path] = found
     return _anchors[path]
 
@@ -163,7 +173,7 @@ def main():
                         broken.append(f"{where}: {os.path.relpath(dest, ROOT)} has no heading or anchor "
                                       f"'#{anchor}'")
                     elif found[anchor]:
-                        broken.append(f"{where}: '#{anchor}' is an old name kept above the heading "
+                        broken.append(f"{where}: '#{anchor}' is an old name kept for the heading "
                                       f"'#{found[anchor]}' in {os.path.relpath(dest, ROOT)}: link to the heading")
     for b in broken:
         print(b)
@@ -177,17 +187,24 @@ def main():
 # The self-test's tree: each link of a.md with the report it must get ("" for none).
 SELF_TEST = {
     "b.md": "# Title\n\n<a id=\"old-name\"></a>\n\n## New name\n\n<a id=\"table-row\"></a>\n| a | b |\n\n"
-            "## Twice\n\n## Twice\n\n```\n## Not a heading\n```\n",
-    "a.md": "[ok](b.md#new-name) [ok](b.md#table-row) [ok](b.md#twice-1) [ok](#here)\n\n## Here\n\n"
-            "[renamed](b.md#old-name) [missing](b.md#nothing) [file](c.md) [fenced](b.md#not-a-heading)\n",
+            "## Twice\n\n## Twice\n\n```\n## Not a heading\n```\n\n## Third <a id=\"inline-old\"></a>\n\n"
+            "## Fourth\n\n<a id=\"below-old\"></a>\n\ntext\n",
+    "a.md": "[ok](b.md#new-name) [ok](b.md#table-row) [ok](b.md#twice-1) [ok](#here) [ok](b.md#third)\n\n"
+            "## Here\n\n"
+            "[renamed](b.md#old-name) [missing](b.md#nothing) [file](c.md) [fenced](b.md#not-a-heading) "
+            "[inline](b.md#inline-old) [below](b.md#below-old)\n",
 }
 SELF_TEST_WANT = [
-    "a.md:5: [renamed](b.md#old-name): '#old-name' is an old name kept above the heading '#new-name' in b.md: "
+    "a.md:5: [renamed](b.md#old-name): '#old-name' is an old name kept for the heading '#new-name' in b.md: "
     "link to the heading",
     "a.md:5: [missing](b.md#nothing): b.md has no heading or anchor '#nothing'",
     "a.md:5: [file](c.md): no such file c.md",
     "a.md:5: [fenced](b.md#not-a-heading): b.md has no heading or anchor '#not-a-heading'",
-    "docs_links: 4 of 8 relative links broken",
+    "a.md:5: [inline](b.md#inline-old): '#inline-old' is an old name kept for the heading '#third' in b.md: "
+    "link to the heading",
+    "a.md:5: [below](b.md#below-old): '#below-old' is an old name kept for the heading '#fourth' in b.md: "
+    "link to the heading",
+    "docs_links: 6 of 11 relative links broken",
 ]
 
 
@@ -205,7 +222,7 @@ def self_test():
         print(f"docs_links --self-test: status {r.returncode}, reports:\n" + "\n".join(got) + "\nwanted status 1 and:\n" +
               "\n".join(SELF_TEST_WANT) + (f"\n{r.stderr}" if r.stderr else ""))
         return 1
-    print(f"docs_links --self-test: the {len(SELF_TEST_WANT) - 1} broken links found, the 4 good ones passed")
+    print(f"docs_links --self-test: the {len(SELF_TEST_WANT) - 1} broken links found, the 5 good ones passed")
     return 0
 
 

@@ -432,6 +432,7 @@ class Options(unittest.TestCase):
                 (["-r", "500us"], "argument -r: '500us' (0 ms) is out of range"),
                 (["-rff", ""], "argument -rff: an empty value"),
                 (["-rff", "/nonexistent/r.json"], "-rff /nonexistent/r.json: its directory /nonexistent does not"),
+                (["--select", "1", "-rff", "/tmp/r.json"], "-rff /tmp/r.json: --select writes no result file"),
                 (["--results", ""], "argument --results: an empty value"),
                 (["-p", "digesterName=NOPE"], "bad -p 'digesterName=NOPE': unknown digest 'NOPE'"),
                 (["-p", "digesterName=SHA3-256,sha-2"], "unknown digest 'sha-2'"),
@@ -465,6 +466,27 @@ class Options(unittest.TestCase):
             self.assertEqual(r.returncode, 1, r.stderr)
             self.assertEqual(r.stderr, "bench: -rff /dev/full: No space left on device\n")
             self.assertEqual(os.listdir(tmp), [])
+
+    def test_result_file_standard_output(self):
+        """-rff /dev/stdout with the runner's standard output redirected to a file: the file keeps everything
+        the runner printed, the JSON in its place among it (a file put in place by a rename, or a second
+        descriptor of it, would lose the rest or write over it)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            out_path = os.path.join(tmp, "out.txt")
+            with open(out_path, "w") as out:
+                r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD,
+                                    *self.SHORT, "--results", tmp, "-rff", "/dev/stdout"], stdout=out,
+                                   stderr=subprocess.PIPE, text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out_path) as f:
+                text = f.read()
+            self.assertIn("Benchmark ", text)
+            self.assertIn("Summary: MessageDigests.digest", text)
+            self.assertIn("JSON:  /dev/stdout", text)
+            start, end = text.index("\n[\n"), text.index("\n]\n")
+            doc = json.loads(text[start + 1:end + 2])
+            self.assertEqual({d["params"]["config"] for d in doc}, {"interpreted"})
+            self.assertEqual(sorted(os.listdir(tmp)), ["out.txt"])
 
     def test_interrupt(self):
         """Ctrl-C (SIGINT to the runner alone, as kill -INT sends it) while a fork measures: one line, the

@@ -657,12 +657,20 @@ static const char inlining[] =
     "                              @ 128   T::rec (28 bytes)   inline\n" \
     "                              @ 136   T::show (16 bytes)   inline\n"
 
-/* a forwarder, f: its call in main runs g in place (vm/loader.c), inlining or not; main returns 9 - 2 */
+/* forwarders, f to g and g to h: main's call of f runs f's call of g in place (vm/loader.c; one level),
+   inlining or not, and f's own call skips g; main returns 9 - 2 */
 static const char forwarding[] =
     "module T\n"
-    "method g(a: long, b: long) -> long\n"
+    "method h(a: long, b: long) -> long\n"
     "    var r: long\n"
     "    sub r, a, b\n"
+    "    ret r\n"
+    "end\n"
+    "method g(a: long, b: long) -> long\n"
+    "    var r, p, q: long\n"
+    "    mov p, a\n"
+    "    mov q, b\n"
+    "    call r = h(p, q)\n"
     "    ret r\n"
     "end\n"
     "method f(a: long, b: long) -> long\n"
@@ -680,7 +688,7 @@ static const char forwarding[] =
     "    ret r\n"
     "end\n";
 /* PrintInlining reports the forwarder wherever it applies: with inlining, and with -XX:-Inline and -Xint,
-   where it is the one transformation of calls left */
+   where it is the one transformation of calls left; the forwarders' own calls are never listed */
 #define PRINT_FORWARDING \
     "T::main (16 bytes)\n" \
     "                              @ 8   T::f (16 bytes)   inline (forwarder)\n"

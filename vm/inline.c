@@ -365,6 +365,12 @@ static bool is_call(uint32_t w)
 
 static bool is_static_call(uint32_t w) { return GET_OP(w) == OP_CALL || GET_OP(w) == OP_CALLV; }
 
+/* PrintInlining's line for a caller, before its calls' lines: "Module::name (N bytes)" */
+static void print_caller(FILE *out, const vm_method *m)
+{
+    fprintf(out, "%s::%s (%zu bytes)\n", m->module->name, m->name, (size_t)m->ncode * sizeof *m->code);
+}
+
 /* HotSpot's PrintInlining line for the call at word k of m (as assembled): "@ bci" is the call's byte
    offset (4 a word), the size the callee's as assembled */
 static void print_site(FILE *out, const vm_method *m, uint32_t k, const vm_method *orig, const char *fmt, ...)
@@ -412,7 +418,7 @@ static void inline_into(loader *L, vm_method *m, const vm_method *orig, const ch
         if (!is_call(a->code[k]))
             continue;
         if (!header++)
-            fprintf(out, "%s::%s (%zu bytes)\n", a->module->name, a->name, (size_t)a->ncode * sizeof *a->code);
+            print_caller(out, a);
         if (a->elided && a->elided[k])
             print_site(out, a, k, orig, "inline (forwarder)");
         else if (site[k] && ok)
@@ -422,16 +428,26 @@ static void inline_into(loader *L, vm_method *m, const vm_method *orig, const ch
     }
 }
 
-void ld_print_forwarded_calls(const loader *L, FILE *out)
+/* Are m's calls PrintInlining's (and the inliner's)? Not a native's, an abstract method's, an
+   intrinsic candidate's (its code is what the stubs are checked against) or a forwarder's (its code
+   is its target's call, as assembled). */
+static bool rewritable_caller(const vm_method *m, uint32_t forwarder_word)
+{
+    return !(m->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT | VM_METHOD_INTRINSIC)) && !forwarder_word;
+}
+
+void ld_print_forwarded_calls(const loader *L, const uint32_t *forwarder_word, FILE *out)
 {
     const vm_program *p = L->p;
     for (uint32_t i = 0; i < p->nmethods; i++) {
         const vm_method *m = p->methods[i];
-        for (uint32_t k = 0, header = 0; m->elided && k < m->ncode; k++) {
+        if (!m->elided || !rewritable_caller(m, forwarder_word[i]))
+            continue;
+        for (uint32_t k = 0, header = 0; k < m->ncode; k++) {
             if (!m->elided[k])
                 continue;
             if (!header++)
-                fprintf(out, "%s::%s (%zu bytes)\n", m->module->name, m->name, (size_t)m->ncode * sizeof *m->code);
+                print_caller(out, m);
             print_site(out, m, k, NULL, "inline (forwarder)");
         }
     }
@@ -456,7 +472,7 @@ void ld_inline_calls(loader *L, const uint32_t *forwarder_word, FILE *print_inli
     uint32_t *mpos = vm_arena_alloc(L->a, (maxcode + 1) * sizeof *mpos);
     for (uint32_t i = 0; i < p->nmethods; i++) {
         vm_method *m = p->methods[i];
-        if (!(m->flags & (VM_METHOD_NATIVE | VM_METHOD_ABSTRACT | VM_METHOD_INTRINSIC)) && !forwarder_word[i])
+        if (rewritable_caller(m, forwarder_word[i]))
             inline_into(L, m, orig, why, print_inlining, msg, site, mpos);
     }
 }

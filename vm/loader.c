@@ -220,7 +220,7 @@ static vm_program *load(const char *path, const char *dir_in, const char *text_i
     if (!(options & VM_LOAD_NO_INLINE))
         ld_inline_calls(&L, forwarder_word, options & VM_LOAD_PRINT_INLINING ? stdout : NULL);
     else if (options & VM_LOAD_PRINT_INLINING)
-        ld_print_forwarded_calls(&L, stdout);
+        ld_print_forwarded_calls(&L, forwarder_word, stdout);
     L.p->modules = vm_arena_alloc(L.a, L.nsrcs * sizeof *L.p->modules);
     for (uint32_t i = 0; i < L.nsrcs; i++)
         L.p->modules[i] = L.srcs[i]->mod;

@@ -227,7 +227,8 @@ void asm_method(loader *L, pmethod *pm);
    print_inlining, each call's verdict goes there (-XX:+PrintInlining). */
 void ld_inline_calls(loader *L, const uint32_t *forwarder_word, FILE *print_inlining);
 /* Without inlining (-XX:-Inline, -Xint), the one transformation of calls left: each call of a
-   forwarder, in PrintInlining's format, to out. */
-void ld_print_forwarded_calls(const loader *L, FILE *out);
+   forwarder, in PrintInlining's format, to out, from the methods whose calls it prints with
+   inlining (forwarder_word as ld_inline_calls's). */
+void ld_print_forwarded_calls(const loader *L, const uint32_t *forwarder_word, FILE *out);
 
 #endif

@@ -30,7 +30,7 @@ class HotSpot:
         self.banner = banner            # (VM name, build) from the same -version (vm_banner)
 
 
-def _major(version_line):
+def major(version_line):
     m = re.search(r'version "(\d+)', version_line or "")
     return int(m.group(1)) if m else 0
 
@@ -68,12 +68,25 @@ def find_hotspot(args):
         if not line:
             continue
         hs = HotSpot(command, src, env, line, where, *java, banner=vm_banner(p.stderr + "\n" + p.stdout))
-        if _major(line) >= 25:
+        if major(line) >= 25:
             found = hs
             break
         found = found or hs  # older: only when nothing newer is there
     args._hotspot = found
     return found
+
+
+def stop(proc):
+    """End a child the runner started (on Ctrl-C or an error): SIGTERM first, which sudo passes on to
+    the project's HotSpot in its root (scripts/oracle: sudo unshare ... chroot ... java) where SIGKILL
+    would stop only sudo, then SIGKILL if it is still there after two seconds."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    proc.wait()
 
 
 def wrapper(args):

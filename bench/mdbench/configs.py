@@ -7,7 +7,7 @@ import shlex
 import subprocess
 import sys
 
-from .common import PAIRS, ROOT, OptionError, default_stubs, find_hotspot, shown, wrapper
+from .common import PAIRS, ROOT, OptionError, default_stubs, find_hotspot, major, shown, wrapper
 
 
 def is_pair(name):
@@ -118,7 +118,9 @@ def discover(args):
         skipped.append(("java-C2, java-C2-nointrinsics, java-Xint", why))
     else:
         java, src, env = hotspot.command, hotspot.source, hotspot.env
-        jdk = lambda n: n != "SHA-256-JDK15" and not is_pair(n)  # noqa: E731 (minivm's names: not the JDK's)
+        # minivm's names are not the JDK's; the SHAKE digests are JDK 25's (an older java on PATH lacks them)
+        shake = major(hotspot.version) >= 25
+        jdk = lambda n: n != "SHA-256-JDK15" and not is_pair(n) and (shake or not n.startswith("SHAKE"))  # noqa: E731
         configs.append(Config("java-C2", "java", java + [src], [],
                               f"HotSpot C2 with its own intrinsics ({hotspot.version})", only=jdk, env=env,
                               java=hotspot.java))

@@ -11,7 +11,7 @@ import time
 
 import jmh_stats
 
-from .common import keys
+from .common import keys, stop
 
 ITERATION = re.compile(r"^(# Warmup )?Iteration\s+(\d+):\s+([0-9.]+|NaN|Infinity)\s+ops/ms")
 BENCH_LINE = re.compile(r"^# Benchmark: MessageDigests\.(\w+)")
@@ -58,8 +58,7 @@ def run_config(config, fork, args, progress, index, count):
         results, err, status = read_fork(proc, config, fork, args, progress, index, count)
     except BaseException:
         # Ctrl-C (the runner's alone, or the terminal's), or an error: the fork ends with the runner
-        proc.kill()
-        proc.wait()
+        stop(proc)
         raise
     if status == -signal.SIGINT:
         raise KeyboardInterrupt  # the terminal's Ctrl-C reached the fork before the runner noticed it

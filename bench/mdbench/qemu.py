@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from .common import ROOT
+from .common import ROOT, stop
 from .configs import discover
 
 
@@ -39,8 +39,7 @@ def guest_instructions(argv):
         count = count_log(proc.stderr)
         out = proc.stdout.read()
     except BaseException:  # Ctrl-C: QEMU ends with the runner
-        proc.kill()
-        proc.wait()
+        stop(proc)
         raise
     if proc.wait() != 0:
         sys.exit(f"bench --count: {' '.join(argv)} failed")

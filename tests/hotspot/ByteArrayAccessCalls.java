@@ -2,11 +2,11 @@
  * tests/hotspot/ByteArrayAccessCalls.java — JDK 25's answers for minivm's ByteArrayAccess natives
  * (vm/natives.c, vm/lib/ByteArrayAccess.mva): calls of sun.security.provider.ByteArrayAccess's
  * bulk conversions, each with what it did, as the table tests/hotspot/byte_array_access.txt holds
- * and tests/test_hotspot_natives.c replays on minivm.
+ * and tests/test_hotspot_library.c replays on minivm.
  *
  *     java --add-opens java.base/sun.security.provider=ALL-UNNAMED ByteArrayAccessCalls.java
  *
- * (sh scripts/test-hotspot --record-natives rewrites the table with the project's HotSpot 25; the
+ * (sh scripts/test-hotspot --record-library rewrites the table with the project's HotSpot 25; the
  * test re-runs this program there and compares.) The calls: hand-picked edge cases (int wrap of
  * `len += ofs`, offsets and lengths at Integer.MIN_VALUE and MAX_VALUE, nulls, partial elements),
  * then random ones from java.util.Random(SEED), whose sequence the Java specification fixes. One
@@ -108,7 +108,7 @@ public class ByteArrayAccessCalls {
             int[][] cases = {
                 {10, 15, 6, MIN, -3},              // len += ofs wraps positive: the loop runs, the first access throws
                 {7, 2, -1, MIN, -8},                // the same with a null byte side
-                {10, 0, 40, MIN, MIN},              // MIN + MIN wraps to 0: no iteration
+                {10, 0, 40, MIN, MIN},              // MIN + MIN wraps to 0, above MIN: the loop runs
                 {10, 0, 40, -1, MIN},               // -1 + MIN wraps to MAX
                 {10, 0, 40, MIN, -1},
                 {10, 0, 40, MAX, 4},                // MAX + 4 wraps negative: no iteration

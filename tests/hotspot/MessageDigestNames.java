@@ -7,10 +7,11 @@
  *
  * The names: every digest of the SUN provider by its standard name, its aliases and its OIDs
  * (bare and after "OID."), each as given, in lower case and in mixed case; then each with the
- * letters outside ASCII that Locale.ENGLISH's upper case turns into ASCII ones (U+017F long s,
- * U+0131 dotless i, U+00DF sharp s, the ligatures U+FB00 .. U+FB06) put in for the letters they
- * become; then near misses (blanks, a doubled or missing prefix, a wrong length, a lone UTF-8
- * lead byte's character). One line per name:
+ * letters outside ASCII whose Locale.ENGLISH upper case is one ASCII letter (U+017F long s,
+ * U+0131 dotless i) put in for the letters they become; then near misses (blanks, a doubled or
+ * missing prefix, a wrong length, look-alike characters, and the other letters whose upper case
+ * is ASCII, U+00DF sharp s and the ligatures U+FB00 .. U+FB06, which become two or three letters
+ * that no name has). One line per name:
  *
  *     NAME | STANDARD LENGTH        or        NAME | -
  *
@@ -42,10 +43,10 @@ public class MessageDigestNames {
         return sb.toString();
     }
 
-    /* name with each letter that the replacement folds to (Locale.ENGLISH) replaced, where it occurs */
+    /* name with each letter that a letter outside ASCII folds to (Locale.ENGLISH) replaced by it, all
+       of them and the first */
     static void folded(Set<String> out, String name) {
-        String[][] folds = {{"S", "\u017f"}, {"s", "\u017f"}, {"I", "\u0131"}, {"i", "\u0131"}, {"SS", "\u00df"},
-                            {"FF", "\ufb00"}, {"FI", "\ufb01"}, {"FL", "\ufb02"}, {"ST", "\ufb05"}, {"ST", "\ufb06"}};
+        String[][] folds = {{"S", "\u017f"}, {"s", "\u017f"}, {"I", "\u0131"}, {"i", "\u0131"}};
         for (String[] f : folds) {
             if (name.contains(f[0])) {
                 out.add(name.replace(f[0], f[1]));
@@ -100,7 +101,9 @@ public class MessageDigestNames {
                            ".1.3.14.3.2.26", "SHA-512/384", "SHA512/384", "SHAKE", "SHAKE128-512", "SHAKE256-256",
                            "SHAKE128-128", "SHA3", "SHA3-", "MD4", "MD", "SHA-256-JDK15", "SHA-1\u0000",
                            "SHA-256\u00c5", "\u00c5HA-256", "\u017e" + "ha-256", "\u0130D.1.3.14.3.2.26",
-                           "K\u212a", "\u212aECCAK", "SHA\u2011256", "ＳＨＡ-256", "SHA-256\ufeff"};
+                           "K\u212a", "\u212aECCAK", "SHA\u2011256", "ＳＨＡ-256", "SHA-256\ufeff",
+                           "\u00dfha-256", "sha-256\u00df", "\u00df", "\ufb00", "\ufb01", "\ufb02", "\ufb03",
+                           "\ufb04", "\ufb05ha-256", "\ufb06ha-256", "o\ufb01d.1.3.14.3.2.26"};
         for (String m : misses)
             all.add(m);
         System.out.println("# JDK 25's MessageDigest.getInstance, by tests/hotspot/MessageDigestNames.java");
