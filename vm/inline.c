@@ -50,20 +50,6 @@ static bool rs_has(const regset *s, uint32_t r) { return (s->w[r >> 6] >> (r & 6
 
 static bool is_reg_kind(int k) { return k >= K_RI && k <= K_RWIN; }
 
-/* the operand fields of w (A, B, C, D; Bx as B; sJ as A) */
-static int fields(uint32_t w, uint32_t f[4])
-{
-    f[0] = f[1] = f[2] = f[3] = 0;
-    switch (vm_opinfo_table[GET_OP(w)].format) {
-    case iABC: f[0] = GET_A(w); f[1] = GET_B(w); f[2] = GET_C(w); return 3;
-    case iABx:
-    case iAsBx: f[0] = GET_A(w); f[1] = GET_Bx(w); return 2;
-    case isJ: f[0] = (uint32_t)GET_sJ(w); return 1;
-    case iABCD: f[0] = GET_A4(w); f[1] = GET_B4(w); f[2] = GET_C4(w); f[3] = GET_D4(w); return 4;
-    }
-    return 0;
-}
-
 static bool has_result(uint32_t w) { return GET_OP(w) == OP_CALL || GET_OP(w) == OP_CALLVIRT; }
 
 /* The window of the call w: its first argument register and the number of arguments (the return). */
@@ -78,7 +64,7 @@ static int word_regs(const vm_program *p, uint32_t w, regset *rd)
 {
     const vm_opinfo *oi = &vm_opinfo_table[GET_OP(w)];
     uint32_t f[4];
-    int nf = fields(w, f), wr = -1;
+    int nf = vm_operand_fields(w, f), wr = -1;
     for (int k = 0; k < nf; k++) {
         if (oi->kind[k] == K_RWIN) {
             uint32_t first, n = call_window(p, w, &first);
@@ -204,7 +190,7 @@ static uint32_t remap(const vm_program *p, uint32_t w, const uint8_t *map)
     const vm_opinfo *oi = &vm_opinfo_table[GET_OP(w)];
     vm_opcode op = (vm_opcode)GET_OP(w);
     uint32_t f[4];
-    fields(w, f);
+    vm_operand_fields(w, f);
     /* a void call without arguments has no window: its A is 0 (the verifier's rule) */
     bool no_window = (op == OP_CALLV || op == OP_CALLVIRTV) && p->methods[f[1]]->nparams == 0;
     for (int k = 0; k < 3; k++)

@@ -322,30 +322,46 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
             vmcase(ISNULL) { COND_JUMP(RA.ref == NULL); vmbreak; }
             vmcase(NONNULL) { COND_JUMP(RA.ref != NULL); vmbreak; }
 
-            vmcase(NEWBA) {
-                savepc();
-                vm_obj *o = vm_new_array(vm, VM_T_BYTES, RB.i);
-                if (!o)
-                    goto exception;
-                RA.ref = o;
-                vmbreak;
-            }
-            vmcase(NEWIA) {
-                savepc();
-                vm_obj *o = vm_new_array(vm, VM_T_INTS, RB.i);
-                if (!o)
-                    goto exception;
-                RA.ref = o;
-                vmbreak;
-            }
-            vmcase(NEWLA) {
-                savepc();
-                vm_obj *o = vm_new_array(vm, VM_T_LONGS, RB.i);
-                if (!o)
-                    goto exception;
-                RA.ref = o;
-                vmbreak;
-            }
+/* the array instructions, one shape each: NAME, the element's Java name for a null's message,
+   where the index comes from, the elements, and (stores) the conversion of the value */
+#define NEW_ARRAY(NAME, kind)                                    \
+    vmcase(NAME)                                                 \
+    {                                                            \
+        savepc();                                                \
+        vm_obj *o = vm_new_array(vm, (kind), RB.i);              \
+        if (!o)                                                  \
+            goto exception;                                      \
+        RA.ref = o;                                              \
+        vmbreak;                                                 \
+    }
+#define ARRAY_LOAD(NAME, what, index, elems)                     \
+    vmcase(NAME)                                                 \
+    {                                                            \
+        vm_obj *o = RB.ref;                                      \
+        int64_t x = (index);                                     \
+        if (!o)                                                  \
+            NPE(GET_B(i), "load from " what " array");           \
+        CHECK_INDEX(o, x);                                       \
+        RA.i = elems(o)[x];                                      \
+        vmbreak;                                                 \
+    }
+#define ARRAY_STORE(NAME, what, index, elems, conv)              \
+    vmcase(NAME)                                                 \
+    {                                                            \
+        vm_obj *o = RA.ref;                                      \
+        int64_t x = (index);                                     \
+        if (!o)                                                  \
+            NPE(GET_A(i), "store to " what " array");            \
+        CHECK_INDEX(o, x);                                       \
+        elems(o)[x] = conv(RC.i);                                \
+        vmbreak;                                                 \
+    }
+#define AS_BYTE(v) ((int8_t)(uint8_t)(v))
+#define AS_INT(v)  ((int32_t)(uint32_t)(v))
+#define AS_LONG(v) (v)
+            NEW_ARRAY(NEWBA, VM_T_BYTES)
+            NEW_ARRAY(NEWIA, VM_T_INTS)
+            NEW_ARRAY(NEWLA, VM_T_LONGS)
             vmcase(ALEN) {
                 vm_obj *o = RB.ref;
                 if (!o)
@@ -353,85 +369,27 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
                 RA.i = o->length;
                 vmbreak;
             }
-            vmcase(BALOAD) {
-                vm_obj *o = RB.ref;
-                int64_t x = RC.i;
-                if (!o)
-                    NPE(GET_B(i), "load from byte/boolean array");
-                CHECK_INDEX(o, x);
-                RA.i = VM_BYTES(o)[x];
-                vmbreak;
-            }
-            vmcase(IALOAD) {
-                vm_obj *o = RB.ref;
-                int64_t x = RC.i;
-                if (!o)
-                    NPE(GET_B(i), "load from int array");
-                CHECK_INDEX(o, x);
-                RA.i = VM_INTS(o)[x];
-                vmbreak;
-            }
-            vmcase(LALOAD) {
-                vm_obj *o = RB.ref;
-                int64_t x = RC.i;
-                if (!o)
-                    NPE(GET_B(i), "load from long array");
-                CHECK_INDEX(o, x);
-                RA.i = VM_LONGS(o)[x];
-                vmbreak;
-            }
-            vmcase(LALOADI) {
-                vm_obj *o = RB.ref;
-                int64_t x = GET_C(i);
-                if (!o)
-                    NPE(GET_B(i), "load from long array");
-                CHECK_INDEX(o, x);
-                RA.i = VM_LONGS(o)[x];
-                vmbreak;
-            }
-            vmcase(BASTORE) {
-                vm_obj *o = RA.ref;
-                int64_t x = RB.i;
-                if (!o)
-                    NPE(GET_A(i), "store to byte/boolean array");
-                CHECK_INDEX(o, x);
-                VM_BYTES(o)[x] = (int8_t)(uint8_t)RC.i;
-                vmbreak;
-            }
-            vmcase(IASTORE) {
-                vm_obj *o = RA.ref;
-                int64_t x = RB.i;
-                if (!o)
-                    NPE(GET_A(i), "store to int array");
-                CHECK_INDEX(o, x);
-                VM_INTS(o)[x] = (int32_t)(uint32_t)RC.i;
-                vmbreak;
-            }
-            vmcase(LASTORE) {
-                vm_obj *o = RA.ref;
-                int64_t x = RB.i;
-                if (!o)
-                    NPE(GET_A(i), "store to long array");
-                CHECK_INDEX(o, x);
-                VM_LONGS(o)[x] = RC.i;
-                vmbreak;
-            }
-            vmcase(LASTOREI) {
-                vm_obj *o = RA.ref;
-                int64_t x = GET_B(i);
-                if (!o)
-                    NPE(GET_A(i), "store to long array");
-                CHECK_INDEX(o, x);
-                VM_LONGS(o)[x] = RC.i;
-                vmbreak;
-            }
+            ARRAY_LOAD(BALOAD, "byte/boolean", RC.i, VM_BYTES)
+            ARRAY_LOAD(IALOAD, "int", RC.i, VM_INTS)
+            ARRAY_LOAD(LALOAD, "long", RC.i, VM_LONGS)
+            ARRAY_LOAD(LALOADI, "long", GET_C(i), VM_LONGS)
+            ARRAY_STORE(BASTORE, "byte/boolean", RB.i, VM_BYTES, AS_BYTE)
+            ARRAY_STORE(IASTORE, "int", RB.i, VM_INTS, AS_INT)
+            ARRAY_STORE(LASTORE, "long", RB.i, VM_LONGS, AS_LONG)
+            ARRAY_STORE(LASTOREI, "long", GET_B(i), VM_LONGS, AS_LONG)
+#undef NEW_ARRAY
+#undef ARRAY_LOAD
+#undef ARRAY_STORE
+#undef AS_BYTE
+#undef AS_INT
+#undef AS_LONG
 #define VIEW_LOAD(NAME, size, conv, fn)                          \
     vmcase(NAME)                                                 \
     {                                                            \
         vm_obj *o = RB.ref;                                      \
         int64_t x = RC.i;                                        \
         if (!o)                                                  \
-            NPE(GET_B(i), "load from byte/boolean array");               \
+            NPE(GET_B(i), "load from byte/boolean array");       \
         CHECK_VIEW(o, x, size);                                  \
         RA.i = conv(fn(VM_BYTES(o) + x, size));                  \
         vmbreak;                                                 \
@@ -442,7 +400,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         vm_obj *o = RA.ref;                                      \
         int64_t x = RB.i;                                        \
         if (!o)                                                  \
-            NPE(GET_A(i), "store to byte/boolean array");                \
+            NPE(GET_A(i), "store to byte/boolean array");        \
         CHECK_VIEW(o, x, size);                                  \
         fn(VM_BYTES(o) + x, (uint64_t)RC.i, size);               \
         vmbreak;                                                 \

@@ -19,38 +19,46 @@
 #include "bytes.h"
 #include "vm.h"
 
-static const char sys_source[] =
-    "module Sys\n"
-    "; Printing (standard output unless the name starts with e: standard error)\n"
-    "native method print(s: byte[])\n"
-    "native method println(s: byte[])\n"
-    "native method eprint(s: byte[])\n"
-    "native method eprintln(s: byte[])\n"
-    "native method printLong(v: long)\n"
-    "native method printHex(b: byte[], ofs: int, len: int)\n"
-    "; System.arraycopy\n"
-    "native method arraycopy(src: Object, srcPos: int, dst: Object, dstPos: int, length: int)\n"
-    "; Arrays.fill's bulk store (HotSpot's fill stubs): a[from..to) := v, after Arrays.rangeCheck's checks\n"
-    "native method fill(a: Object, from: int, to: int, v: long)\n"
-    "; System.nanoTime, System.exit, System.gc\n"
-    "native method nanoTime() -> long\n"
-    "native method exit(status: int)\n"
-    "native method gc()\n"
-    "; program arguments (after the program file on the command line)\n"
-    "native method argc() -> int\n"
-    "native method arg(i: int) -> byte[]\n"
-    "; files: results < 0 are -errno\n"
-    "native method open(path: byte[]) -> int\n"
-    "native method read(fd: int, b: byte[], ofs: int, len: int) -> int\n"
-    "native method close(fd: int) -> int\n"
-    "native method errorString(err: int) -> byte[]\n"
-    "; jdk.internal.util.Preconditions with the AIOOBE formatter, Arrays.rangeCheck\n"
-    "native method checkIndex(index: int, length: int) -> int\n"
-    "native method checkFromIndexSize(fromIndex: int, size: int, length: int) -> int\n"
-    "native method rangeCheck(arrayLength: int, fromIndex: int, toIndex: int) -> int\n"
-    "; throw new ArrayIndexOutOfBoundsException(index); throw new <cls>(msg)\n"
-    "native method throwArrayIndex(index: int)\n"
-    "native method throwNew(cls: byte[], msg: byte[])\n";
+/* Sys's natives, each once: N(name, parameters and result), the C function n_<name>; C(text), a comment
+   of the module's text. The module's text (sys_source) and the lookup table (sys_natives) are made from
+   it, so that what the verifier checks calls against and what runs are the same methods. */
+#define SYS_NATIVES(N, C)                                                                                    \
+    C("Printing (standard output unless the name starts with e: standard error)")                            \
+    N(print, "(s: byte[])")                                                                                  \
+    N(println, "(s: byte[])")                                                                                \
+    N(eprint, "(s: byte[])")                                                                                 \
+    N(eprintln, "(s: byte[])")                                                                               \
+    N(printLong, "(v: long)")                                                                                \
+    N(printHex, "(b: byte[], ofs: int, len: int)")                                                           \
+    C("System.arraycopy")                                                                                    \
+    N(arraycopy, "(src: Object, srcPos: int, dst: Object, dstPos: int, length: int)")                        \
+    C("Arrays.fill's bulk store (HotSpot's fill stubs): a[from..to) := v, after Arrays.rangeCheck's checks") \
+    N(fill, "(a: Object, from: int, to: int, v: long)")                                                      \
+    C("System.nanoTime, System.exit, System.gc")                                                             \
+    N(nanoTime, "() -> long")                                                                                \
+    N(exit, "(status: int)")                                                                                 \
+    N(gc, "()")                                                                                              \
+    C("program arguments (after the program file on the command line)")                                      \
+    N(argc, "() -> int")                                                                                     \
+    N(arg, "(i: int) -> byte[]")                                                                             \
+    C("files: results < 0 are -errno")                                                                       \
+    N(open, "(path: byte[]) -> int")                                                                         \
+    N(read, "(fd: int, b: byte[], ofs: int, len: int) -> int")                                               \
+    N(close, "(fd: int) -> int")                                                                             \
+    N(errorString, "(err: int) -> byte[]")                                                                   \
+    C("jdk.internal.util.Preconditions with the AIOOBE formatter, Arrays.rangeCheck")                        \
+    N(checkIndex, "(index: int, length: int) -> int")                                                        \
+    N(checkFromIndexSize, "(fromIndex: int, size: int, length: int) -> int")                                 \
+    N(rangeCheck, "(arrayLength: int, fromIndex: int, toIndex: int) -> int")                                 \
+    C("throw new ArrayIndexOutOfBoundsException(index); throw new <cls>(msg)")                               \
+    N(throwArrayIndex, "(index: int)")                                                                       \
+    N(throwNew, "(cls: byte[], msg: byte[])")
+
+#define SYS_TEXT(name, signature) "native method " #name signature "\n"
+#define SYS_COMMENT(text)          "; " text "\n"
+static const char sys_source[] = "module Sys\n" SYS_NATIVES(SYS_TEXT, SYS_COMMENT);
+#undef SYS_TEXT
+#undef SYS_COMMENT
 
 static int null_arg(vm_t *vm) { return vm_throw(vm, VM_EXC_NPE, NULL); }
 
@@ -520,18 +528,14 @@ static int n_throwNew(vm_t *vm, vm_value *a, vm_value *r)
     return VM_EXCEPTION;
 }
 
+#define SYS_ENTRY(name, signature) {#name, n_##name},
+#define SYS_NO_ENTRY(text)
 static const struct {
     const char *name;
     vm_native_fn fn;
-} sys_natives[] = {
-    {"print", n_print},         {"println", n_println},     {"eprint", n_eprint}, {"eprintln", n_eprintln},
-    {"printLong", n_printLong}, {"printHex", n_printHex},   {"arraycopy", n_arraycopy}, {"fill", n_fill},
-    {"nanoTime", n_nanoTime},   {"exit", n_exit},           {"gc", n_gc},         {"argc", n_argc},
-    {"arg", n_arg},             {"open", n_open},           {"read", n_read},     {"close", n_close},
-    {"errorString", n_errorString},
-    {"checkIndex", n_checkIndex},   {"checkFromIndexSize", n_checkFromIndexSize}, {"rangeCheck", n_rangeCheck},
-    {"throwArrayIndex", n_throwArrayIndex}, {"throwNew", n_throwNew},
-};
+} sys_natives[] = {SYS_NATIVES(SYS_ENTRY, SYS_NO_ENTRY)};
+#undef SYS_ENTRY
+#undef SYS_NO_ENTRY
 
 static const struct {
     const char *name;

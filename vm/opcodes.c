@@ -31,3 +31,16 @@ int vm_opcode_writes_a(int op)
     default: return 1;
     }
 }
+
+int vm_operand_fields(uint32_t w, uint32_t f[4])
+{
+    f[0] = f[1] = f[2] = f[3] = 0;
+    switch (vm_opinfo_table[GET_OP(w)].format) {
+    case iABC: f[0] = GET_A(w); f[1] = GET_B(w); f[2] = GET_C(w); return 3;
+    case iABx:
+    case iAsBx: f[0] = GET_A(w); f[1] = GET_Bx(w); return 2;
+    case isJ: f[0] = (uint32_t)GET_sJ(w); return 1;
+    case iABCD: f[0] = GET_A4(w); f[1] = GET_B4(w); f[2] = GET_C4(w); f[3] = GET_D4(w); return 4;
+    }
+    return 0;
+}

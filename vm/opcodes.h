@@ -269,4 +269,8 @@ extern const vm_opinfo vm_opinfo_table[VM_NOPCODES];
    conditionals, stores, returns and the void calls' windows (vm/inline.c's dataflow). */
 int vm_opcode_writes_a(int op);
 
+/* The operand fields of the instruction word w (a known opcode) in its format's order: A, B, C, D;
+   Bx and sBx as the second; sJ as the first. Returns how many its format has. */
+int vm_operand_fields(uint32_t w, uint32_t f[4]);
+
 #endif /* MINIVM_OPCODES_H */

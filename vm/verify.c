@@ -218,15 +218,8 @@ int vm_verify_method(const vm_program *p, const vm_method *m, char *err, size_t 
             return verr(&v, "unknown opcode 0x%02x", op);
         const vm_opinfo *oi = &vm_opinfo_table[op];
         const char *mn = oi->mnemonic;
-        uint32_t f[4] = {0};
-        int nf = 0;
-        switch (oi->format) {
-        case iABC: f[0] = GET_A(i); f[1] = GET_B(i); f[2] = GET_C(i); nf = 3; break;
-        case iABx:
-        case iAsBx: f[0] = GET_A(i); f[1] = GET_Bx(i); nf = 2; break;
-        case isJ: f[0] = (uint32_t)GET_sJ(i); nf = 1; break;
-        case iABCD: f[0] = GET_A4(i); f[1] = GET_B4(i); f[2] = GET_C4(i); f[3] = GET_D4(i); nf = 4; break;
-        }
+        uint32_t f[4];
+        int nf = vm_operand_fields(i, f);
         for (int k = 0; k < nf; k++) {
             int kind = oi->kind[k];
             uint32_t x = f[k];
