@@ -32,7 +32,8 @@
 
 /* Stubs start on this boundary (HotSpot's CodeEntryAlignment on AArch64). */
 #define CODECACHE_STUB_ALIGNMENT 64
-/* Marks a cache holds: the two SHA-3 stubs today, room for the next ones. */
+/* Marks a cache holds: one stub table's (STUB_COUNT of stubdeclarations.h, which stubroutines.c
+   checks against it) and room for more. */
 #define CODECACHE_MAX_STUBS 16
 
 /* One generated stub (HotSpot's StubCodeDesc). */

@@ -18,6 +18,9 @@
 #include "crash_handler.h"
 #include "flags.h"
 
+/* a table's stubs are one code cache's marks */
+_Static_assert(STUB_COUNT <= CODECACHE_MAX_STUBS, "a stub table has more stubs than a code cache has marks");
+
 /* The stub table and its code cache: written once by stubs_generate, then only read
    (fallback_noted: the one warning of stubs_note_fallback has been printed). */
 static struct {

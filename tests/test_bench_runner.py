@@ -22,7 +22,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-import jmh_stats  # noqa: E402
+from mdbench import jmh_stats  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build")
 

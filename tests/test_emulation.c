@@ -396,8 +396,8 @@ static void selection_says_why_not(void **state)
 /*
  * measure chooses only among the variants the flags allow on the CPU being
  * described (emulated or not) and the host runs, so its {ergonomic} values
- * never contradict what the ergonomics accept from a user (issue 18: on an
- * emulated Zen 3 it set UseAVX=3 and ran avx512-lanes, which a user's
+ * never contradict what the ergonomics accept from a user (it must not, on an
+ * emulated Zen 3, set UseAVX=3 and ran avx512-lanes, which a user's
  * -XX:UseAVX=3 on zen3 is refused; under UseAVX=0 it turned BMI back on).
  * Each case: the options, the variants the table must not list, the final
  * values it must print.

@@ -462,8 +462,8 @@ static void run_case(void **state)
 /*
  * -Xss bounds what the register stack and the frames commit together: a
  * recursion to StackOverflowError under -Xss128m peaks under 128 MiB plus the
- * VM's own 32 (issue 18: the frames came on top, 1.75 times the size, so
- * -Xss1g took about 1.8 GB).
+ * VM's own 32 (frames on top of the registers would take 1.75 times the
+ * size: -Xss1g about 1.8 GB).
  */
 static const char recursion[] =
     "module R\n"

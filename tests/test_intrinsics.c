@@ -765,7 +765,7 @@ static void shape_mismatch_refuses_to_link(void **state)
  * built-in library's modules, by identity (vm_module.builtin), not by name. A
  * program module called SHA3 or DigestBase, with a candidate of the right
  * name, signature and record shape, is a module of its own: its candidates
- * run their bytecode (issue 18: they used to get the library's stubs).
+ * run their bytecode, never the library's stubs.
  */
 typedef struct own_case {
     const char *name;
@@ -840,8 +840,8 @@ static void own_module_never_links(void **state)
  * A program module SHA3 whose record SHA3 extends DigestBase.Digest (state
  * long[], blockSize, its own implCompress counting its calls): DigestBase's
  * multi-block loop must call that implCompress for each of the four blocks,
- * not the library's stub for records called SHA3.SHA3 (issue 18's SHA2 case,
- * with the SHA-3 counting table).
+ * not the library's stub for records called SHA3.SHA3 (the SHA-3 twin of
+ * test_limits' own_sha2_module_gets_no_stub, with the counting table).
  */
 static const char own_digest_src[] =
     "module SHA3\n"

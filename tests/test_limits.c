@@ -166,8 +166,8 @@ static const limit_case CASES[] = {
      "    ret r\\nend\\n' > $T/SHA3.mva; $MVM $T/SHA3.mva",
      4, EXACT, "", EXACT, ""},
     /* a program's own SHA2 (a record SHA2.SHA2 extending DigestBase.Digest, with a state int[]) is not the
-       library's: DigestBase's multi-block candidate runs its implCompress for all four blocks (it got the
-       library's SHA-256 stub on its records, 0 calls, before issue 18) */
+       library's: DigestBase's multi-block candidate runs its implCompress for all four blocks (a link by
+       name would give its records the library's SHA-256 stub: 0 calls) */
     {"own_sha2_module_gets_no_stub", ANYWHERE,
      "$MVM -XX:+UnlockDiagnosticVMOptions -XX:+PrintIntrinsics $SRC/tests/data/own_sha2/main.mva > $T/out; "
      "echo \"stubs: $?\"; grep -c 'stub sha256_implCompressMB' $T/out; "
@@ -176,7 +176,7 @@ static const limit_case CASES[] = {
     {"program_module_named_sys", ANYWHERE, "printf 'module Sys\\nmethod main()\\n    ret\\nend\\n' > $T/s.mva; "
      "$MVM $T/s.mva", 1, EXACT, "", EXACT, "@t/s.mva:1: module name 'Sys' is taken by a built-in module\n"},
 
-    /* ---- 6. import chains: a work list, not the C stack (issue 18) ---- */
+    /* ---- 6. import chains: a work list, not the C stack (30,000 and 100,000 levels under a 1 MiB stack) ---- */
     {"import_chain_deeper_than_the_stack", ANYWHERE,
      IMPORT_CHAIN "(ulimit -s 1024; $MVM $D/p30000.mva; echo \"30000 levels: $?\"; $MVM $D/p.mva; "
      "echo \"100000 levels: $?\"); rm -rf $D",

@@ -9,8 +9,7 @@ import subprocess
 import sys
 import time
 
-import jmh_stats
-
+from . import jmh_stats
 from .common import keys, stop
 
 ITERATION = re.compile(r"^(# Warmup )?Iteration\s+(\d+):\s+([0-9.]+|NaN|Infinity)\s+ops/ms")

@@ -5,8 +5,7 @@ import math
 import re
 import textwrap
 
-import jmh_stats
-
+from . import jmh_stats
 from .common import BENCHMARK_FQN, EMULATION_NOTE, keys, wrapper
 
 

@@ -1,4 +1,4 @@
-"""bench/jmh_stats.py — JMH's statistics, in one place, for bench/runner.py.
+"""bench/mdbench/jmh_stats.py — JMH's statistics, in one place, for bench/runner.py.
 
 What JMH reports for a throughput benchmark (org.openjdk.jmh.util.
 AbstractStatistics and ListStatistics, JMH 1.37), computed over every
