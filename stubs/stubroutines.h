@@ -48,6 +48,33 @@ typedef struct stub_routines {
 /* Table t's entry for stub as a function of its own signature: STUB_FN(t, sha3_implCompress)(buf, state, 136). */
 #define STUB_FN(t, stub) ((stub_##stub##_fn)(t)->entry[STUB_ID_##stub].fn)
 
+/*
+ * Each family's two stubs through table t, in one shape for every family (the VM's candidate
+ * calls and the stub harness call them through this): buf is b + ofs, state the state array's
+ * words, block_size the block's bytes, passed on to the stubs that take it (RATE: SHA-3's) and
+ * unused by the others (FIXED); the multi-block call returns the final ofs. From the family
+ * rows: stub_compress_SHA3, stub_compress_mb_SHA3, ...
+ */
+typedef void (*stub_compress_fn)(const stub_routines *t, const uint8_t *buf, void *state, int32_t block_size);
+typedef int32_t (*stub_compress_mb_fn)(const stub_routines *t, const uint8_t *buf, void *state, int32_t block_size,
+                                       int32_t ofs, int32_t limit);
+#define STUB_BLOCK_ARG_RATE(bs) , (bs)
+#define STUB_BLOCK_ARG_FIXED(bs)
+#define STUB_FAMILY_CALLS(id, flag, display, unavailable, holder, words, word_bytes, blocks, one, multi, args)      \
+    static inline void stub_compress_##id(const stub_routines *t, const uint8_t *buf, void *state, int32_t bs)   \
+    {                                                                                                           \
+        (void)bs;                                                                                               \
+        STUB_FN(t, one)(buf, state STUB_BLOCK_ARG_##args(bs));                                                   \
+    }                                                                                                           \
+    static inline int32_t stub_compress_mb_##id(const stub_routines *t, const uint8_t *buf, void *state,         \
+                                                int32_t bs, int32_t ofs, int32_t limit)                          \
+    {                                                                                                           \
+        (void)bs;                                                                                               \
+        return STUB_FN(t, multi)(buf, state STUB_BLOCK_ARG_##args(bs), ofs, limit);                              \
+    }
+STUB_FAMILIES(STUB_FAMILY_CALLS)
+#undef STUB_FAMILY_CALLS
+
 /* Name, family and intrinsic of each stub, by stub_id. */
 typedef struct stub_desc {
     const char *name;      /* "sha3_implCompress" */

@@ -52,9 +52,8 @@
 
 #include "codecache.h"
 #include "cpu.h"
+#include "family_refs.h"
 #include "flags.h"
-#include "md5_ref.h"
-#include "sha2_ref.h"
 #include "sha3_ref.h"
 #include "stub_arch.h"
 #include "stubgenerator_aarch64.h"
@@ -244,14 +243,7 @@ typedef union state_words {
 /* The C reference's one block of family f at block (bs bytes: SHA-3's rate). */
 static void ref_block(stub_family f, state_words *st, const uint8_t *block, int bs)
 {
-    switch (f) {
-    case STUB_FAMILY_SHA3: sha3_ref_compress(st->w64, block, bs); return;
-    case STUB_FAMILY_SHA1: sha1_ref_compress(st->w32, block); return;
-    case STUB_FAMILY_SHA256: sha256_ref_compress(st->w32, block); return;
-    case STUB_FAMILY_SHA512: sha512_ref_compress(st->w64, block); return;
-    case STUB_FAMILY_MD5: md5_ref_compress(st->w32, block); return;
-    default: fail_msg("no C reference for family %d", (int)f);
-    }
+    stub_family_refs[f].compress(st->bytes, block, bs);
 }
 
 /* What a stub must do to st with the blocks at buf (buf is the array's b + ofs): one block,
@@ -319,66 +311,23 @@ static bool ref_lane0_ok(void)
     return once && st[0] == UINT64_C(0x2d5c954df96ecb3c);
 }
 
-/* One known answer per family through the stub itself: the initial state, the padded block of
-   "abc", the digest of FIPS 180-4's and FIPS 202's examples (SHA3-256 for SHA-3). */
+/* One known answer per family through the stub itself (its row in stubs/family_refs.c): the
+   initial state, the padded block of "abc", the digest of FIPS 180-4's, FIPS 202's (SHA3-256 for
+   SHA-3) and RFC 1321's examples. */
 static void check_known_answer(const target *t, const runnable *r)
 {
-    static const uint32_t sha1_iv[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
-    static const uint32_t sha256_iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    static const uint64_t sha512_iv[8] = {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b,
-                                          0xa54ff53a5f1d36f1, 0x510e527fade682d1, 0x9b05688c2b3e6c1f,
-                                          0x1f83d9abfb41bd6b, 0x5be0cd19137e2179};
-    static const char *const digests[] = {
-        [STUB_FAMILY_SHA3] = "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532",
-        [STUB_FAMILY_SHA1] = "a9993e364706816aba3e25717850c26c9cd0d89d",
-        [STUB_FAMILY_SHA256] = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
-        [STUB_FAMILY_SHA512] = ("ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
-                                "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"),
-        [STUB_FAMILY_MD5] = "900150983cd24fb0d6963f7d28e17f72", /* RFC 1321's test suite */
-    };
-    static const uint32_t md5_iv[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
     const stub_family f = t->v.family;
-    state_words st = {0};
-    _Alignas(8) uint8_t block[200] = {'a', 'b', 'c'};
-    int bs = f == STUB_FAMILY_SHA3 ? 136 : f == STUB_FAMILY_SHA512 ? 128 : 64;
-    if (f == STUB_FAMILY_SHA3) {
-        block[3] = 0x06; /* SHA-3's domain bits and pad10*1 */
-        block[bs - 1] |= 0x80;
-    } else if (f == STUB_FAMILY_MD5) {
-        block[3] = 0x80;
-        block[56] = 24; /* the message's length in bits, little-endian */
-        memcpy(st.w32, md5_iv, sizeof md5_iv);
-    } else {
-        block[3] = 0x80;
-        block[bs - 1] = 24; /* the message's length in bits, big-endian */
-        if (f == STUB_FAMILY_SHA1)
-            memcpy(st.w32, sha1_iv, sizeof sha1_iv);
-        else if (f == STUB_FAMILY_SHA256)
-            memcpy(st.w32, sha256_iv, sizeof sha256_iv);
-        else
-            memcpy(st.w64, sha512_iv, sizeof sha512_iv);
-    }
+    const stub_family_ref *ref = &stub_family_refs[f];
+    state_words st;
+    _Alignas(8) uint8_t block[200];
+    stub_family_ref_abc(f, st.bytes, block);
     uint32_t clobbered = 0; /* the multi-block entry: ofs 0, limit 0, one block */
-    if (takes_block_size(f))
-        checkasm_call(r->entry, (uint64_t)(uintptr_t)block, (uint64_t)(uintptr_t)st.bytes, (uint64_t)bs, 0, 0,
-                      &clobbered);
-    else
-        checkasm_call(r->entry, (uint64_t)(uintptr_t)block, (uint64_t)(uintptr_t)st.bytes, 0, 0, 0, &clobbered);
+    checkasm_call(r->entry, (uint64_t)(uintptr_t)block, (uint64_t)(uintptr_t)st.bytes,
+                  takes_block_size(f) ? (uint64_t)ref->block_size : 0, 0, 0, &clobbered);
     char got[129] = {0};
-    size_t len = strlen(digests[f]) / 2;
-    for (size_t i = 0; i < len; i++) {
-        uint8_t byte;
-        if (f == STUB_FAMILY_SHA3 || f == STUB_FAMILY_MD5) /* the lanes' or words' bytes, little-endian */
-            byte = st.bytes[i];
-        else if (f == STUB_FAMILY_SHA512) /* the words, big-endian */
-            byte = (uint8_t)(st.w64[i / 8] >> (56 - 8 * (i % 8)));
-        else
-            byte = (uint8_t)(st.w32[i / 4] >> (24 - 8 * (i % 4)));
-        snprintf(got + 2 * i, 3, "%02x", byte);
-    }
-    if (strcmp(got, digests[f]) != 0)
-        fail_msg("%s: the digest of \"abc\" is %s, FIPS says %s", t->name, got, digests[f]);
+    stub_family_ref_hex(f, st.bytes, strlen(ref->abc) / 2, got);
+    if (strcmp(got, ref->abc) != 0)
+        fail_msg("%s: the digest of \"abc\" is %s, FIPS says %s", t->name, got, ref->abc);
 }
 
 /*
@@ -578,17 +527,7 @@ static double now_ns(void)
 }
 
 /* OpenSSL's digest of each family (fed whole blocks by EVP_DigestUpdate, compressed as they come). */
-static const EVP_MD *openssl_md(stub_family f)
-{
-    switch (f) {
-    case STUB_FAMILY_SHA3: return EVP_sha3_256();
-    case STUB_FAMILY_SHA1: return EVP_sha1();
-    case STUB_FAMILY_SHA256: return EVP_sha256();
-    case STUB_FAMILY_SHA512: return EVP_sha512();
-    case STUB_FAMILY_MD5: return EVP_md5();
-    default: return NULL;
-    }
-}
+static const EVP_MD *openssl_md(stub_family f) { return EVP_get_digestbyname(stub_family_refs[f].evp); }
 
 #if defined(CHECKASM_TRAMPOLINE)
 /* double_keccak against two calls of the same variant's single-state stub (a zero block absorbed:
@@ -721,20 +660,23 @@ static int bench(const char *only)
 
 /* The C reference's one-shot MD5 (digest_native's C-ref baseline) against OpenSSL, every length to
    300 and two multi-block ones: its padding is its own, so it is checked too */
-static void md5_ref_digest_matches_openssl(void **state)
+/* The family's C reference digest against OpenSSL's, on lengths 0..300, 1000 and 5000 (the digests
+   the rows name: stubs/family_refs.c) */
+static void ref_digest_matches_openssl(void **state)
 {
-    (void)state;
+    const stub_family f = (stub_family)(intptr_t)*state;
+    const stub_family_ref *ref = &stub_family_refs[f];
     static uint8_t data[5000];
     for (size_t i = 0; i < sizeof data; i++)
         data[i] = (uint8_t)rnd();
     for (size_t len = 0; len <= sizeof data; len = len < 300 ? len + 1 : len == 300 ? 1000 : sizeof data) {
-        uint8_t want[EVP_MAX_MD_SIZE], got[16];
+        uint8_t want[EVP_MAX_MD_SIZE], got[64];
         unsigned int n = 0;
-        if (!EVP_Digest(data, len, want, &n, EVP_md5(), NULL) || n != 16)
-            fail_msg("OpenSSL's MD5 failed");
-        md5_ref_digest(data, len, got);
-        if (memcmp(want, got, 16) != 0)
-            fail_msg("md5_ref_digest of %zu bytes differs from OpenSSL's", len);
+        if (!openssl_md(f) || !EVP_Digest(data, len, want, &n, openssl_md(f), NULL))
+            fail_msg("OpenSSL's %s failed", ref->evp);
+        size_t m = ref->digest(data, len, got);
+        if (m != n || memcmp(want, got, n) != 0)
+            fail_msg("the C reference's %s of %zu bytes differs from OpenSSL's", ref->evp, len);
         if (len == sizeof data)
             break;
     }
@@ -767,9 +709,8 @@ int main(int argc, char **argv)
         size_t n = 0;
         tests[n++] = (struct CMUnitTest){"generates on every architecture", generates_everywhere, NULL, NULL,
                                          (void *)(intptr_t)f};
-        if (f == STUB_FAMILY_MD5)
-            tests[n++] = (struct CMUnitTest){"the C reference's digest is OpenSSL's", md5_ref_digest_matches_openssl,
-                                             NULL, NULL, NULL};
+        tests[n++] = (struct CMUnitTest){"the C reference's digest is OpenSSL's", ref_digest_matches_openssl, NULL,
+                                         NULL, (void *)(intptr_t)f};
         for (size_t i = 0; i < ntargets; i++)
             if (targets[i].v.family == (stub_family)f && targets[i].arch->arch == cpu_host_arch())
                 tests[n++] = (struct CMUnitTest){targets[i].name, runs_as_reference, NULL, NULL, &targets[i]};

@@ -165,14 +165,16 @@ static const struct {
 
 /* What each family's stubs read of the digest object, from the family list (stubs/stubdeclarations.h:
    HotSpot's get_state_from_digest_object on the family's class): its record in the library, the least
-   length and the word size of its state array, its block sizes. */
+   length and the word size of its state array, its block sizes; and the calls of its two stubs. */
 static const struct family_facts {
     const char *holder;
     int32_t state_words, word_bytes;
     uint32_t block_sizes;
+    stub_compress_fn compress;
+    stub_compress_mb_fn compress_mb;
 } families[STUB_FAMILY_COUNT] = {
-#define FAMILY_FACTS(id, flag, display, unavailable, holder, words, word_bytes, blocks) \
-    [STUB_FAMILY_##id] = {holder, words, word_bytes, blocks},
+#define FAMILY_FACTS(id, flag, display, unavailable, holder, words, word_bytes, blocks, ...) \
+    [STUB_FAMILY_##id] = {holder, words, word_bytes, blocks, stub_compress_##id, stub_compress_mb_##id},
     STUB_FAMILIES(FAMILY_FACTS)
 #undef FAMILY_FACTS
 };
@@ -450,14 +452,7 @@ int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_val
     if (l->id != VM_INTRINSIC_digestBase_implCompressMB) {
         if (ofs + bs > b->length)
             return 0;
-        switch (l->family) {
-        case STUB_FAMILY_SHA3: STUB_FN(t, sha3_implCompress)(bytes + ofs, VM_LONGS(st), (int32_t)bs); break;
-        case STUB_FAMILY_MD5: STUB_FN(t, md5_implCompress)(bytes + ofs, VM_INTS(st)); break;
-        case STUB_FAMILY_SHA1: STUB_FN(t, sha1_implCompress)(bytes + ofs, VM_INTS(st)); break;
-        case STUB_FAMILY_SHA256: STUB_FN(t, sha256_implCompress)(bytes + ofs, VM_INTS(st)); break;
-        case STUB_FAMILY_SHA512: STUB_FN(t, sha512_implCompress)(bytes + ofs, VM_LONGS(st)); break;
-        default: return 0;
-        }
+        families[family].compress(t, bytes + ofs, st->data, (int32_t)bs);
         result->i = 0;
         return 1;
     }
@@ -475,13 +470,6 @@ int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_val
         return 0;
     const uint8_t *buf = bytes + ofs;
     int32_t o = (int32_t)ofs, lim = (int32_t)limit;
-    switch (l->family) {
-    case STUB_FAMILY_SHA3: result->i = STUB_FN(t, sha3_implCompressMB)(buf, VM_LONGS(st), (int32_t)bs, o, lim); break;
-    case STUB_FAMILY_MD5: result->i = STUB_FN(t, md5_implCompressMB)(buf, VM_INTS(st), o, lim); break;
-    case STUB_FAMILY_SHA1: result->i = STUB_FN(t, sha1_implCompressMB)(buf, VM_INTS(st), o, lim); break;
-    case STUB_FAMILY_SHA256: result->i = STUB_FN(t, sha256_implCompressMB)(buf, VM_INTS(st), o, lim); break;
-    case STUB_FAMILY_SHA512: result->i = STUB_FN(t, sha512_implCompressMB)(buf, VM_LONGS(st), o, lim); break;
-    default: return 0;
-    }
+    result->i = families[family].compress_mb(t, buf, st->data, (int32_t)bs, o, lim);
     return 1;
 }
