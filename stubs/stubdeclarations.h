@@ -10,12 +10,16 @@
  *   do_family(ID, flag, "display name", "HotSpot's not-available warning",
  *             "Module.Record" of the bytecode library, state words, bytes a
  *             state word, block sizes, its single-block stub, its
- *             multi-block stub, RATE or FIXED)
+ *             multi-block stub, RATE or FIXED, "the JDK digests it serves")
  * The block sizes are a mask of STUB_BLOCK(bytes): one for SHA-1 and SHA-2,
  * whose stubs step by their constant (FIXED: no block size argument);
  * SHA-3's five rates, which its stubs take as an argument and dispatch on
  * (STUB_SHA3_RATES; RATE). stubroutines.h makes each family's calls of
- * its two stubs from the row (stub_compress_ID, stub_compress_mb_ID).
+ * its two stubs from the row (stub_compress_ID, stub_compress_mb_ID). The
+ * digests are the standard names (MessageDigest.getInstance's, and
+ * minivm's SHA-256-JDK15) whose objects are the family's records: the
+ * benchmark runner's configurations read them (build/tests/stub_code
+ * --families).
  * A stub belongs to a family and serves one intrinsic id (vm/intrinsics.h):
  *   do_stub(name, FAMILY, intrinsic, return type, (C parameters))
  *
@@ -53,19 +57,22 @@
     do_family(SHA3, UseSHA3Intrinsics, "SHA-3",                                                         \
               "Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not "     \
               "available on this CPU.",                                                                 \
-              "SHA3.SHA3", 25, 8, STUB_SHA3_RATES, sha3_implCompress, sha3_implCompressMB, RATE)        \
+              "SHA3.SHA3", 25, 8, STUB_SHA3_RATES, sha3_implCompress, sha3_implCompressMB, RATE,        \
+              "SHA3-224 SHA3-256 SHA3-384 SHA3-512 SHAKE128-256 SHAKE256-512")                         \
     do_family(SHA1, UseSHA1Intrinsics, "SHA-1",                                                         \
               "Intrinsics for SHA-1 crypto hash functions not available on this CPU.",                  \
-              "SHA.SHA", 5, 4, STUB_BLOCK(64), sha1_implCompress, sha1_implCompressMB, FIXED)           \
+              "SHA.SHA", 5, 4, STUB_BLOCK(64), sha1_implCompress, sha1_implCompressMB, FIXED, "SHA-1")  \
     do_family(SHA256, UseSHA256Intrinsics, "SHA-256",                                                   \
               "Intrinsics for SHA-224 and SHA-256 crypto hash functions not available on this CPU.",    \
-              "SHA2.SHA2", 8, 4, STUB_BLOCK(64), sha256_implCompress, sha256_implCompressMB, FIXED)     \
+              "SHA2.SHA2", 8, 4, STUB_BLOCK(64), sha256_implCompress, sha256_implCompressMB, FIXED,     \
+              "SHA-224 SHA-256 SHA-256-JDK15")                                                          \
     do_family(SHA512, UseSHA512Intrinsics, "SHA-512",                                                   \
               "Intrinsics for SHA-384 and SHA-512 crypto hash functions not available on this CPU.",    \
-              "SHA5.SHA5", 8, 8, STUB_BLOCK(128), sha512_implCompress, sha512_implCompressMB, FIXED)    \
+              "SHA5.SHA5", 8, 8, STUB_BLOCK(128), sha512_implCompress, sha512_implCompressMB, FIXED,    \
+              "SHA-384 SHA-512 SHA-512/224 SHA-512/256")                                                \
     do_family(MD5, UseMD5Intrinsics, "MD5",                                                             \
               "MD5 intrinsics are not available on this CPU",                                           \
-              "MD5.MD5", 4, 4, STUB_BLOCK(64), md5_implCompress, md5_implCompressMB, FIXED)
+              "MD5.MD5", 4, 4, STUB_BLOCK(64), md5_implCompress, md5_implCompressMB, FIXED, "MD5")
 
 #define STUB_DECLARATIONS(do_stub)                                                                      \
     do_stub(sha3_implCompress, SHA3, _sha3_implCompress, void,                                          \

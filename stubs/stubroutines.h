@@ -60,7 +60,7 @@ typedef int32_t (*stub_compress_mb_fn)(const stub_routines *t, const uint8_t *bu
                                        int32_t ofs, int32_t limit);
 #define STUB_BLOCK_ARG_RATE(bs) , (bs)
 #define STUB_BLOCK_ARG_FIXED(bs)
-#define STUB_FAMILY_CALLS(id, flag, display, unavailable, holder, words, word_bytes, blocks, one, multi, args)      \
+#define STUB_FAMILY_CALLS(id, flag, display, unavailable, holder, words, word_bytes, blocks, one, multi, args, ...) \
     static inline void stub_compress_##id(const stub_routines *t, const uint8_t *buf, void *state, int32_t bs)   \
     {                                                                                                           \
         (void)bs;                                                                                               \
@@ -85,6 +85,7 @@ extern const stub_desc stub_descs[STUB_COUNT];
 
 /* Each family's flag, name, HotSpot's not-available warning and what its stubs read, by stub_family. */
 typedef struct stub_family_desc {
+    const char *id;          /* "SHA256": its STUB_FAMILY_ name */
     int flag;                /* the flag_id (flags.h) that turns the family on */
     const char *display;     /* "SHA-3" */
     const char *unavailable; /* "Intrinsics for SHA3-224, ... not available on this CPU." */
@@ -92,6 +93,7 @@ typedef struct stub_family_desc {
     int state_words;         /* the least length of its state array */
     int word_bytes;          /* 8: long[] state, 4: int[] */
     uint32_t block_sizes;    /* STUB_BLOCK mask */
+    const char *digests;     /* the digests its records are: "SHA-224 SHA-256 SHA-256-JDK15" */
 } stub_family_desc;
 extern const stub_family_desc stub_family_descs[STUB_FAMILY_COUNT];
 

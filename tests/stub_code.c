@@ -3,6 +3,8 @@
  *
  *     build/tests/stub_code ARCH STUB VARIANT     e.g. x86_64 sha3_implCompress avx512
  *     build/tests/stub_code --list                every ARCH STUB VARIANT there is
+ *     build/tests/stub_code --families            each family's row: ID FLAG DISPLAY DIGEST,...
+ *                                                 (the benchmark runner's configurations)
  *
  * prints "STUB VARIANT SIZE ENTRY" and then the bytes in hex, 32 a line, for llvm-mc
  * (scripts/hotspot_code.py compares them with HotSpot 25's stubs). The generators run
@@ -37,10 +39,26 @@ static int list(void)
     return 0;
 }
 
+/* each family's row of stubdeclarations.h, for the tools outside C (bench/mdbench/configs.py):
+   "SHA256 UseSHA256Intrinsics SHA-256 SHA-224,SHA-256,SHA-256-JDK15" */
+static int families(void)
+{
+    for (int f = 0; f < STUB_FAMILY_COUNT; f++) {
+        const stub_family_desc *d = &stub_family_descs[f];
+        printf("%s %s %s ", d->id, flag_name(d->flag), d->display);
+        for (const char *c = d->digests; *c; c++)
+            putchar(*c == ' ' ? ',' : *c);
+        putchar('\n');
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--list") == 0)
         return list();
+    if (argc == 2 && strcmp(argv[1], "--families") == 0)
+        return families();
     if (argc != 4) {
         fprintf(stderr, "usage: stub_code ARCH STUB VARIANT | --list\n");
         return 2;

@@ -15,10 +15,53 @@ def is_pair(name):
     return name in PAIRS
 
 
-def is_sha3(name):
-    """A digest of the SHA-3 stubs (Keccak): SHA3-*, the fixed-length SHAKEs (SHAKE128-256,
-    SHAKE256-512) and the pairs."""
-    return name.startswith("SHA3-") or name.startswith("SHAKE")
+class Family:
+    """A stub family's row (stubs/stubdeclarations.h's STUB_FAMILIES): its id ("SHA256"), the flag
+    that turns it on, its display name (PrintStubVariants' family column) and the digests whose
+    objects are its records."""
+
+    def __init__(self, line):
+        self.id, self.flag, self.display, digests = line.split(" ", 3)
+        self.digests = tuple(digests.split(","))
+
+    def about(self, name):
+        """Is the digest (or MessageDigests.mva's SHAKE128 pair, double_keccak's) one of this family's?"""
+        return name in self.digests or (self.id == "SHA3" and is_pair(name))
+
+
+# The rows, read once from the build (build/tests/stub_code --families), in their order
+_families = []
+
+
+def stub_families(args):
+    """The stub families, from the build the runner runs (under QEMU for --qemu-cpu)."""
+    if not _families:
+        tool = os.path.join(args.build, "tests", "stub_code")
+        try:
+            out = subprocess.run(wrapper(args) + [tool, "--families"], capture_output=True, text=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError) as e:
+            sys.exit(f"bench: {shown(tool)} --families failed ({e}): is {shown(args.build)} built?")
+        _families.extend(Family(line) for line in out.splitlines() if line.strip())
+    return _families
+
+
+def family_of(digest):
+    """The stub family (PrintStubVariants' name) of a standard digest name, or None (the rows read)."""
+    return next((f.display for f in _families if f.about(digest)), None)
+
+
+def config_name(family, variant):
+    """A stub variant's configuration name: the SHA-3 variants by their own name (the first stubs:
+    the docs and earlier results know them so), the others prefixed by their family's id
+    ("sha256-sha-ni")."""
+    row = next(f for f in _families if f.display == family)
+    return variant if row.id == "SHA3" else f"{row.id.lower()}-{variant}"
+
+
+def no_intrinsics(args):
+    """The options that turn every family's intrinsic off (the interpreted configuration's, and
+    HotSpot's without intrinsics): one -XX:-<flag> per row."""
+    return ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-{f.flag}" for f in stub_families(args)]
 
 
 def native_has(name):
@@ -28,28 +71,7 @@ def native_has(name):
 
 # "  SHA-3   gpr   gpr   runs   -XX:+UseSHA3Intrinsics ...": family, name, kind, runs or why not, options
 VARIANT_LINE = re.compile(r"^\s+(\S+)\s+(\S+)\s+(gpr|simd|crypto)\s+(runs|no: \S.*?)\s{2,}(-XX:.*)$")
-# PrintStubVariants' family column -> (the configuration name's prefix, the digests it is about)
-FAMILIES = {
-    "SHA-3": (None, is_sha3),
-    "MD5": ("md5", lambda n: n == "MD5"),
-    "SHA-1": ("sha1", lambda n: n == "SHA-1"),
-    "SHA-256": ("sha256", lambda n: n in ("SHA-224", "SHA-256", "SHA-256-JDK15")),
-    "SHA-512": ("sha512", lambda n: n in ("SHA-384", "SHA-512", "SHA-512/224", "SHA-512/256")),
-}
-def config_name(family, variant):
-    """A stub variant's configuration name: the SHA-3 variants by their own name, the others
-    prefixed by their family ("sha256-sha-ni")."""
-    prefix = FAMILIES[family][0]
-    return variant if prefix is None else f"{prefix}-{variant}"
 
-
-def family_of(digest):
-    """The stub family (PrintStubVariants' name) of a standard digest name, or None."""
-    return next((f for f, (_, about) in FAMILIES.items() if about(digest)), None)
-
-
-INTERPRETED = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("MD5", "SHA1", "SHA256",
-                                                                                          "SHA512", "SHA3")]
 
 class Config:
     """A configuration: a name and the command that runs MessageDigests under it."""
@@ -81,19 +103,21 @@ def discover(args):
         sys.exit(f"bench: {shown(minivm)} is not built (meson compile -C {shown(args.build)})")
     base = wrapper(args) + [minivm]
     configs, skipped = [], []
-    configs.append(Config("interpreted", "minivm", base + INTERPRETED + [mva], INTERPRETED))
+    families = {f.display: f for f in stub_families(args)}
+    interpreted = no_intrinsics(args)
+    configs.append(Config("interpreted", "minivm", base + interpreted + [mva], interpreted))
     args.defaults = default_stubs(args)
     args.runnable = {}  # family -> the variants this CPU runs (PrintStubVariants' "runs"), measured or not
     listing = subprocess.run(base + ["-XX:+PrintStubVariants", "-version"], capture_output=True, text=True)
     for line in listing.stdout.splitlines():
         m = VARIANT_LINE.match(line)
-        if not m or m.group(1) not in FAMILIES:
+        if not m or m.group(1) not in families:
             continue
-        family, options = FAMILIES[m.group(1)], m.group(5).split()
+        family, options = families[m.group(1)], m.group(5).split()
         name = config_name(m.group(1), m.group(2))
         if m.group(4) == "runs":
             args.runnable.setdefault(m.group(1), []).append(m.group(2))
-            configs.append(Config(name, "minivm", base + options + [mva], options, only=family[1],
+            configs.append(Config(name, "minivm", base + options + [mva], options, only=family.about,
                                   stub_kind=m.group(3), family=m.group(1),
                                   default=args.defaults.get(m.group(1)) == m.group(2)))
         else:
@@ -124,8 +148,7 @@ def discover(args):
         configs.append(Config("java-C2", "java", java + [src], [],
                               f"HotSpot C2 with its own intrinsics ({hotspot.version})", only=jdk, env=env,
                               java=hotspot.java))
-        none = ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-Use{f}Intrinsics" for f in ("MD5", "SHA1", "SHA256",
-                                                                                         "SHA512", "SHA3")]
+        none = no_intrinsics(args)
         configs.append(Config("java-C2-nointrinsics", "java", java + none + [src], none,
                               "HotSpot C2 without its MD5 and SHA intrinsics", only=jdk, env=env, java=hotspot.java))
         configs.append(Config("java-Xint", "java", java + ["-Xint", src], ["-Xint"], "HotSpot's interpreter",
