@@ -1112,6 +1112,65 @@ static void run_cli(void **state)
     tu_result_free(&r);
 }
 
+/* ---- the families' digests ------------------------------------------------------------------- */
+
+/*
+ * Each family's row names the digests whose objects are its records (stubs/stubdeclarations.h; the
+ * benchmark runner's configurations read them): MessageDigest.getInstance of each digest the
+ * library has is a record of exactly the holder of the one row that names it.
+ */
+static void families_name_their_digests(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *holder, *digests;
+    } rows[] = {
+#define ROW(id, flag, display, unavailable, holder, words, word_bytes, blocks, one, multi, args, digests) \
+    {holder, digests},
+        STUB_FAMILIES(ROW)
+#undef ROW
+    };
+    /* every digest MessageDigest.getInstance has (vm/lib/MessageDigest.mva) */
+    static const char *const all[] = {"MD5",         "SHA-1",        "SHA-224",      "SHA-256",  "SHA-384",
+                                      "SHA-512",     "SHA-512/224",  "SHA-512/256",  "SHA3-224", "SHA3-256",
+                                      "SHA3-384",    "SHA3-512",     "SHAKE128-256", "SHAKE256-512",
+                                      "SHA-256-JDK15"};
+    vm_program *p = tu_load("module T\nimport MessageDigest\nmethod main()\n    ret\nend\n");
+    vm_t *vm = tu_vm(p, 0);
+    const vm_method *get = vm_find_method(p, "MessageDigest.getInstance");
+    assert_non_null(get);
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
+        vm_obj *name = vm_new_array(vm, VM_T_BYTES, (int64_t)strlen(all[k]));
+        assert_non_null(name);
+        memcpy(name->data, all[k], strlen(all[k]));
+        vm_value args[1] = {{.ref = name}}, r = {0};
+        assert_int_equal(vm_call(vm, get, args, &r), VM_OK);
+        if (!r.ref)
+            fail_msg("MessageDigest.getInstance(\"%s\") is null", all[k]);
+        int found = 0;
+        for (size_t f = 0; f < sizeof rows / sizeof rows[0]; f++) {
+            char list[256];
+            snprintf(list, sizeof list, " %s ", rows[f].digests);
+            char want[64];
+            snprintf(want, sizeof want, " %s ", all[k]);
+            uint32_t holder = 0;
+            while (holder < p->nrecords && strcmp(p->records[holder].qname, rows[f].holder) != 0)
+                holder++;
+            assert_true(holder < p->nrecords);
+            bool named = strstr(list, want) != NULL, is = vm_record_is_a(p->records, r.ref->rec, (uint16_t)holder);
+            if (named != is)
+                fail_msg("%s is %s%s record, but the family row of %s %s it", all[k], is ? "a " : "not a ",
+                         rows[f].holder, rows[f].holder, named ? "names" : "does not name");
+            found += named;
+        }
+        if (found != 1)
+            fail_msg("%s is named by %d family rows, not one", all[k], found);
+        vm_gc(vm);
+    }
+    vm_free(vm);
+    vm_program_free(p);
+}
+
 /* ---- main ------------------------------------------------------------------------------------- */
 
 int main(void)
@@ -1123,13 +1182,14 @@ int main(void)
         NO = sizeof OWN / sizeof OWN[0],
         NC = sizeof CLI / sizeof CLI[0],
     };
-    static struct CMUnitTest linking[6 + ND + NP + NS + NO];
+    static struct CMUnitTest linking[7 + ND + NP + NS + NO];
     size_t n = 0;
     linking[n++] = (struct CMUnitTest){"ref_digests_match", digests_match, NULL, NULL, &ref_backend};
     linking[n++] = (struct CMUnitTest){"ref_candidate_calls_match_bytecode", candidate_calls_match_bytecode, NULL,
                                        NULL, &ref_backend};
     linking[n++] = (struct CMUnitTest){"check_list_as_hotspot", check_list_as_hotspot, NULL, NULL, NULL};
     linking[n++] = (struct CMUnitTest){"double_keccak_guards", double_keccak_guards, NULL, NULL, NULL};
+    linking[n++] = (struct CMUnitTest){"families_name_their_digests", families_name_their_digests, NULL, NULL, NULL};
     for (size_t i = 0; i < ND; i++)
         linking[n++] = (struct CMUnitTest){DISABLE[i].name, disable_turns_off, NULL, NULL, (void *)&DISABLE[i]};
     for (size_t i = 0; i < NP; i++)
