@@ -174,25 +174,7 @@ static bool special_privileges(void)
 
 /* ---- start-up --------------------------------------------------------------------------------- */
 
-/* Is name one of the ", "-separated names in list? */
-static bool in_list(const char *name, const char *list)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (n > 0 && len == n && strncmp(p, name, n) == 0)
-            return true;
-        if (!end)
-            break;
-        p = end + 1;
-        while (*p == ' ')
-            p++;
-    }
-    return false;
-}
-
-arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, args_policies_fn policies,
+arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, args_text_flags_fn text_flags,
                       FILE *out, FILE *err)
 {
     memset(a, 0, sizeof *a);
@@ -285,29 +267,24 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
         }
     }
 
-    /* what HotSpot checks once every option is in */
-    const char *names = policies ? policies(flags_arch()) : NULL;
-    if (names && flag_exists(FLAG_ID_SHA3IntrinsicPolicy)) {
-        const char *policy = FLAG(SHA3IntrinsicPolicy);
-        if (!policy || !in_list(policy, names)) {
-            fprintf(err, "Unsupported SHA-3 intrinsic policy '%s', available policies are: %s\n",
-                    policy ? policy : "", names);
-            goto fatal;
-        }
-    }
-    if (flag_exists(FLAG_ID_SHA3AVX512Design)) {
-        const char *design = FLAG(SHA3AVX512Design);
-        if (!design || !in_list(design, "rows, lanes")) {
-            fprintf(err, "Unsupported SHA-3 AVX-512 design '%s', available designs are: rows, lanes\n",
-                    design ? design : "");
-            goto fatal;
-        }
-    }
-    if (flag_exists(FLAG_ID_SHA256Design)) {
-        const char *design = FLAG(SHA256Design);
-        if (!design || !in_list(design, "sha-ni, avx2")) {
-            fprintf(err, "Unsupported SHA-256 design '%s', available designs are: sha-ni, avx2\n",
-                    design ? design : "");
+    /* what HotSpot checks once every option is in; first the text flags the stubs give meaning to */
+    size_t ntext = 0;
+    const args_text_flag *text = text_flags ? text_flags(flags_arch(), &ntext) : NULL;
+    for (size_t k = 0; k < ntext; k++) {
+        if (!flag_exists((flag_id)text[k].flag))
+            continue;
+        flag_value v;
+        flag_value_load((flag_id)text[k].flag, &v);
+        const char *value = v.v_ccstr;
+        bool known = false;
+        for (size_t i = 0; value && !known && text[k].value(i); i++)
+            known = strcmp(value, text[k].value(i)) == 0;
+        if (!known) {
+            fprintf(err, "Unsupported %s '%s', available %s are: ", text[k].what, value ? value : "",
+                    text[k].plural);
+            for (size_t i = 0; text[k].value(i); i++)
+                fprintf(err, "%s%s", i ? ", " : "", text[k].value(i));
+            fputc('\n', err);
             goto fatal;
         }
     }

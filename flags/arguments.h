@@ -45,9 +45,20 @@ typedef struct mvm_args {
  */
 typedef flag_arch (*args_arch_fn)(const char *emulate_cpu, const char *cpuinfo_file);
 
-/* The SHA-3 policy names the architecture's ergonomics know, "JDK-8359256, JDK26"
-   (for -XX:SHA3IntrinsicPolicy's check); NULL: any value is accepted. */
-typedef const char *(*args_policies_fn)(flag_arch arch);
+/*
+ * A string flag whose values a layer above flags/ gives meaning to (stubs/: the SHA-3 policy, the
+ * stubs' designs), read from that layer's own tables: once every option is in, a value it does not
+ * have is refused as "Unsupported <what> '<value>', available <plural> are: <value>, <value>".
+ */
+typedef struct args_text_flag {
+    int flag;                       /* flag_id */
+    const char *what;               /* "SHA-3 AVX-512 design" */
+    const char *plural;             /* "designs" */
+    const char *(*value)(size_t i); /* its i-th value, in the order the message lists them; NULL past the last */
+} args_text_flag;
+
+/* The text flags of arch's table (*n of them); NULL: none. */
+typedef const args_text_flag *(*args_text_flags_fn)(flag_arch arch, size_t *n);
 
 /*
  * Read every option, HotSpot's way and order:
@@ -62,7 +73,7 @@ typedef const char *(*args_policies_fn)(flag_arch arch);
  *      option ends it (in a settings file, every token is tried first).
  * The command-line options end at the program file or at a help option.
  */
-arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, args_policies_fn policies,
+arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, args_text_flags_fn text_flags,
                       FILE *out, FILE *err);
 
 void args_print_version(FILE *f);

@@ -16,8 +16,13 @@
 #include <stdint.h>
 
 #include "arch_list.h"
+#include "arguments.h"
 #include "cpu.h"
 #include "stubdeclarations.h"
+
+/* The SHA-3 policy of every architecture that times the variants at start-up (stubs/sha3_select.c)
+   after its static policy's choice */
+#define STUB_POLICY_MEASURE "measure"
 
 /* What a variant computes with, for people choosing among them (PrintStubVariants' kind column). */
 typedef enum stub_kind {
@@ -116,10 +121,14 @@ typedef struct stub_arch_ops {
 
     /* HotSpot's VM_Version::initialize, the flag defaults from the CPU
        (stubs/<folder>/ergonomics_<folder>.c), under the SHA-3 policy named by
-       -XX:SHA3IntrinsicPolicy: one of sha3_policies, "JDK-8359256, JDK26"
-       (checked before the ergonomics run). */
+       -XX:SHA3IntrinsicPolicy (one of its policy table's, as text_flags
+       says: the launcher checks it before the ergonomics run). */
     void (*ergonomics)(const cpu_info *cpu);
-    const char *sha3_policies;
+    /* The string flags its tables give meaning to, each with the values
+       read from the table that has them: the SHA-3 policy, and the designs
+       that pick between variants of one family and width. */
+    const args_text_flag *text_flags;
+    size_t ntext_flags;
 
     /* The features the final flags allow (every bit set where no flag
        forbids one): x86-64 clears what UseAVX does not allow, as HotSpot

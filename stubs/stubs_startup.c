@@ -34,13 +34,16 @@ flag_arch stubs_target_arch(const char *emulate_cpu, const char *cpuinfo_file)
     return ops ? (flag_arch)ops->flag_arch : flags_host_arch();
 }
 
-const char *stubs_sha3_policy_names(flag_arch arch)
+const args_text_flag *stubs_text_flags(flag_arch arch, size_t *n)
 {
     for (int a = CPU_ARCH_UNKNOWN + 1; a <= cpu_arch_count(); a++) {
         const stub_arch_ops *ops = stub_arch_ops_for((cpu_arch)a);
-        if (ops && ops->flag_arch == (int)arch)
-            return ops->sha3_policies;
+        if (ops && ops->flag_arch == (int)arch) {
+            *n = ops->ntext_flags;
+            return ops->text_flags;
+        }
     }
+    *n = 0;
     return NULL;
 }
 
@@ -94,14 +97,14 @@ int stubs_select_cpu_and_ergonomics(FILE *err)
         host = cpu->origin == CPU_DETECTED ? cpu : cpu_detect_host(&host_cpu) ? &host_cpu : NULL;
     /* -XX:SHA3IntrinsicPolicy=measure: the static policy has chosen; time what the host runs */
     const char *policy = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
-    if (host && FLAG(UseCompiler) && FLAG(UseSHA3Intrinsics) && strcmp(policy, "measure") == 0)
+    if (host && FLAG(UseCompiler) && FLAG(UseSHA3Intrinsics) && strcmp(policy, STUB_POLICY_MEASURE) == 0)
         /* the table also goes with PrintFlagsFinal: the {ergonomic} values it explains */
         sha3_select_measure(arch, cpu, host, stub_choose(arch, STUB_FAMILY_SHA3, host).variant,
                             FLAG(PrintSHA3Selection) || FLAG(PrintFlagsFinal) ? stdout : NULL);
     else if (FLAG(PrintSHA3Selection))
         /* asked for the table, but nothing is measured: say why */
         printf("SHA-3 stub selection: nothing measured: %s\n",
-               strcmp(policy, "measure") != 0 ? "SHA3IntrinsicPolicy is not measure (-XX:SHA3IntrinsicPolicy=measure "
+               strcmp(policy, STUB_POLICY_MEASURE) != 0 ? "SHA3IntrinsicPolicy is not measure (-XX:SHA3IntrinsicPolicy=measure "
                                                 "times the variants at start-up)"
                : !FLAG(UseCompiler)            ? "the stubs are off (-Xint: UseCompiler is false)"
                : !FLAG(UseSHA3Intrinsics)      ? "UseSHA3Intrinsics is false"

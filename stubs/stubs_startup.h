@@ -21,14 +21,15 @@
 
 #include <stdio.h>
 
+#include "arguments.h"
 #include "flags.h"
 
 /* emulate_cpu, cpuinfo_file: the values of the two flags, NULL when not given */
 flag_arch stubs_target_arch(const char *emulate_cpu, const char *cpuinfo_file);
 
-/* The SHA-3 policies the architecture's ergonomics know, "JDK-8359256, JDK26"
-   (-XX:SHA3IntrinsicPolicy); NULL for an architecture without a choice. */
-const char *stubs_sha3_policy_names(flag_arch arch);
+/* The string flags arch's stubs give meaning to, with their values (args_text_flags_fn: the
+   launcher checks them); NULL when there are none. */
+const args_text_flag *stubs_text_flags(flag_arch arch, size_t *n);
 
 /* Returns 0, or -1 after printing why the VM cannot start (on err; exit status 1). */
 int stubs_select_cpu_and_ergonomics(FILE *err);

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 static int run(int argc, char **argv, int *write_errno)
 {
     mvm_args args;
-    switch (args_parse(argc, argv, &args, stubs_target_arch, stubs_sha3_policy_names, stdout, stderr)) {
+    switch (args_parse(argc, argv, &args, stubs_target_arch, stubs_text_flags, stdout, stderr)) {
     case ARG_EXIT_OK: return 0;
     case ARG_EXIT_ERROR: return 1;
     case ARG_RUN: break;

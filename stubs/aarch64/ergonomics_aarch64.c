@@ -13,6 +13,7 @@
 #include "ergonomics_aarch64.h"
 #include "ergonomics.h"
 #include "flags.h"
+#include "stub_arch.h"
 #include "stubroutines.h"
 
 #define ANY_IMPLEMENTER 0xffffffffu
@@ -48,8 +49,10 @@ static const sha3_policy policies[] = {
     {"JDK-8359256", false, rows_8359256},
     {"JDK26", true, rows_jdk26},
     /* measure: JDK-8359256's rows, then the VM times the variants (stubs/sha3_select.c) */
-    {"measure", false, rows_8359256},
+    {STUB_POLICY_MEASURE, false, rows_8359256},
 };
+
+const char *a64_sha3_policy(size_t i) { return i < sizeof policies / sizeof policies[0] ? policies[i].name : NULL; }
 
 static const sha3_policy_row *policy_row(const sha3_policy *p, uint32_t implementer)
 {

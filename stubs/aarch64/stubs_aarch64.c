@@ -143,12 +143,18 @@ static uint64_t allowed_features(void)
     return FLAG(UseSHA) ? ~UINT64_C(0) : ~(FEATURE(SHA1) | FEATURE(SHA2) | FEATURE(SHA3) | FEATURE(SHA512));
 }
 
+/* the string flags AArch64's tables give meaning to: the SHA-3 policy (its table: ergonomics_aarch64.c) */
+static const args_text_flag text_flags[] = {
+    {FLAG_ID_SHA3IntrinsicPolicy, "SHA-3 intrinsic policy", "policies", a64_sha3_policy},
+};
+
 const stub_arch_ops a64_stub_ops = {
     .arch = CPU_ARCH_AARCH64,
     .flag_arch = FLAG_ARCH_AARCH64,
     .code = {.llvm_target = "AArch64", .llvm_triple = "aarch64-linux-gnu", .llvm_features = "+sha3", .insn_size = 4},
     .ergonomics = a64_sha_ergonomics,
-    .sha3_policies = "JDK-8359256, JDK26, measure",
+    .text_flags = text_flags,
+    .ntext_flags = sizeof text_flags / sizeof text_flags[0],
     .allowed_features = allowed_features,
     .generate = generate,
     .variants = variants,

@@ -25,6 +25,7 @@
 #include "ergonomics.h"
 #include "ergonomics_x86_64.h"
 #include "flags.h"
+#include "stub_arch.h"
 #include "stubroutines.h"
 
 /* ---- SHA-3: minivm's table ------------------------------------------------------------------- */
@@ -85,37 +86,76 @@ static void sha3_vector_width(const cpu_info *cpu)
     }
 }
 
-static void sha3_ergonomics(const cpu_info *cpu, bool user_width)
+/* HotSpot's supports_evex(): AVX-512F, kept only while UseAVX allows 512-bit code; with BW and VL */
+static void evex_features(const cpu_info *cpu, bool *bw, bool *vl)
 {
-    /* HotSpot's supports_evex(): AVX-512F, kept only while UseAVX allows 512-bit code */
     bool evex = cpu_has(cpu, X64_CPU_AVX512F) && FLAG(UseAVX) >= 3;
-    bool bw = evex && cpu_has(cpu, X64_CPU_AVX512BW), vl = evex && cpu_has(cpu, X64_CPU_AVX512VL);
-    const char *policy = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
+    *bw = evex && cpu_has(cpu, X64_CPU_AVX512BW);
+    *vl = evex && cpu_has(cpu, X64_CPU_AVX512VL);
+}
 
-    if (strcmp(policy, "JDK24") == 0) {
-        ergo_family(STUB_FAMILY_SHA3, bw);
-        /* JDK 24/25's only stub is the row design */
-        if (FLAG_IS_DEFAULT(SHA3AVX512Design))
-            FLAG_SET_DEFAULT(SHA3AVX512Design, "rows");
-        sha3_vector_width(cpu);
-        return; /* UseSIMDForSHA3Intrinsic keeps its declared true: HotSpot's only stub is AVX-512 */
-    }
-    if (strcmp(policy, "JDK-8384353") == 0) {
-        /* the flag is still false unless the user set it: the warning only then, as JDK-8384353 says */
-        ergo_family(STUB_FAMILY_SHA3, FLAG(UseSHA) && ((bw && vl) || intel_ecore_xeon(cpu)));
-        sha3_vector_width(cpu);
-        return;
-    }
-    /* minivm. A UseAVX of 2 or 3 set on the command line (and kept: the CPU has that width)
-       (user_width) names the vector width the user wants: the vector stub of that width, unless the user
-       also said -UseSIMDForSHA3Intrinsic (docs/flags.md, "UseAVX") */
+/* JDK 24/25: AVX-512F+BW turns it on, nothing else has it (JDK-8341527); its only stub is the row
+   design, and UseSIMDForSHA3Intrinsic keeps its declared true (HotSpot's only stub is AVX-512) */
+static void sha3_jdk24(const cpu_info *cpu, bool user_width)
+{
+    (void)user_width;
+    bool bw, vl;
+    evex_features(cpu, &bw, &vl);
+    ergo_family(STUB_FAMILY_SHA3, bw);
+    if (FLAG_IS_DEFAULT(SHA3AVX512Design))
+        FLAG_SET_DEFAULT(SHA3AVX512Design, X64_SHA3_ROWS);
+    sha3_vector_width(cpu);
+}
+
+/* JDK-8384353: UseSHA and AVX-512F+BW+VL, or an Intel E-core Xeon; the flag is still false unless
+   the user set it: the warning only then, as JDK-8384353 says */
+static void sha3_jdk8384353(const cpu_info *cpu, bool user_width)
+{
+    (void)user_width;
+    bool bw, vl;
+    evex_features(cpu, &bw, &vl);
+    ergo_family(STUB_FAMILY_SHA3, FLAG(UseSHA) && ((bw && vl) || intel_ecore_xeon(cpu)));
+    sha3_vector_width(cpu);
+}
+
+/* minivm's table. A UseAVX of 2 or 3 set on the command line (and kept: the CPU has that width)
+   (user_width) names the vector width the user wants: the vector stub of that width, unless the user
+   also said -UseSIMDForSHA3Intrinsic (docs/flags.md, "UseAVX") */
+static void sha3_minivm(const cpu_info *cpu, bool user_width)
+{
+    bool bw, vl;
+    evex_features(cpu, &bw, &vl);
     const sha3_row *row = minivm_row(cpu, bw);
     if (FLAG_IS_DEFAULT(UseSHA3Intrinsics))
         FLAG_SET_DEFAULT(UseSHA3Intrinsics, row->use_sha3_intrinsics);
-    bool lanes = FLAG(SHA3AVX512Design) && strcmp(FLAG(SHA3AVX512Design), "lanes") == 0;
+    bool lanes = FLAG(SHA3AVX512Design) && strcmp(FLAG(SHA3AVX512Design), X64_SHA3_LANES) == 0;
     if (FLAG_IS_DEFAULT(UseSIMDForSHA3Intrinsic))
         FLAG_SET_DEFAULT(UseSIMDForSHA3Intrinsic, (lanes ? row->use_simd_lanes : row->use_simd_rows) || user_width);
     sha3_vector_width(cpu);
+}
+
+/* The SHA-3 policies, by -XX:SHA3IntrinsicPolicy's value (the launcher refuses any other) */
+static const struct {
+    const char *name;
+    void (*apply)(const cpu_info *cpu, bool user_width);
+} policies[] = {
+    {"minivm", sha3_minivm},
+    {"JDK24", sha3_jdk24},
+    {"JDK-8384353", sha3_jdk8384353},
+    /* measure: minivm's table, then the VM times the variants (stubs/sha3_select.c) */
+    {STUB_POLICY_MEASURE, sha3_minivm},
+};
+
+const char *x64_sha3_policy(size_t i) { return i < sizeof policies / sizeof policies[0] ? policies[i].name : NULL; }
+
+static void sha3_ergonomics(const cpu_info *cpu, bool user_width)
+{
+    const char *policy = FLAG(SHA3IntrinsicPolicy) ? FLAG(SHA3IntrinsicPolicy) : "";
+    for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+        if (strcmp(policies[i].name, policy) == 0) {
+            policies[i].apply(cpu, user_width);
+            return;
+        }
 }
 
 const char *x64_sha3_row_source(const cpu_info *cpu)
@@ -132,18 +172,24 @@ static void sha256_design(bool sha_ni, bool avx2_bmi2)
 {
     const char *design = FLAG(SHA256Design) ? FLAG(SHA256Design) : "";
     if (FLAG_IS_DEFAULT(SHA256Design)) {
-        FLAG_SET_DEFAULT(SHA256Design, sha_ni || !avx2_bmi2 ? "sha-ni" : "avx2");
-    } else if (strcmp(design, "sha-ni") == 0 && !sha_ni && avx2_bmi2) {
+        FLAG_SET_DEFAULT(SHA256Design, sha_ni || !avx2_bmi2 ? X64_SHA256_SHA_NI : X64_SHA256_AVX2);
+    } else if (strcmp(design, X64_SHA256_SHA_NI) == 0 && !sha_ni && avx2_bmi2) {
         if (FLAG(UseSHA256Intrinsics))
-            vm_warning("SHA256Design=sha-ni needs SHA-NI, which this CPU does not have: using SHA256Design=avx2");
-        FLAG_SET_DEFAULT(SHA256Design, "avx2");
-    } else if (strcmp(design, "avx2") == 0 && !avx2_bmi2 && sha_ni) {
+            vm_warning("SHA256Design=" X64_SHA256_SHA_NI " needs SHA-NI, which this CPU does not have: using "
+                       "SHA256Design=" X64_SHA256_AVX2);
+        FLAG_SET_DEFAULT(SHA256Design, X64_SHA256_AVX2);
+    } else if (strcmp(design, X64_SHA256_AVX2) == 0 && !avx2_bmi2 && sha_ni) {
         if (FLAG(UseSHA256Intrinsics))
-            vm_warning("SHA256Design=avx2 needs AVX2 and BMI2, which this CPU does not have (or UseAVX hides): "
-                       "using SHA256Design=sha-ni");
-        FLAG_SET_DEFAULT(SHA256Design, "sha-ni");
+            vm_warning("SHA256Design=" X64_SHA256_AVX2 " needs AVX2 and BMI2, which this CPU does not have (or "
+                       "UseAVX hides): using SHA256Design=" X64_SHA256_SHA_NI);
+        FLAG_SET_DEFAULT(SHA256Design, X64_SHA256_SHA_NI);
     }
 }
+
+static const char *const sha3_avx512_designs[] = {X64_SHA3_ROWS, X64_SHA3_LANES, NULL};
+static const char *const sha256_designs[] = {X64_SHA256_SHA_NI, X64_SHA256_AVX2, NULL};
+const char *x64_sha3_avx512_design(size_t i) { return i < 2 ? sha3_avx512_designs[i] : NULL; }
+const char *x64_sha256_design(size_t i) { return i < 2 ? sha256_designs[i] : NULL; }
 
 /* ---- the whole ------------------------------------------------------------------------------- */
 

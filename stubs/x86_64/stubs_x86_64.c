@@ -85,11 +85,11 @@ static const x64_sha3_config sha3_gpr = {.variant = X64_SHA3_GPR};
  */
 static const stub_variant variants[] = {
     {STUB_FAMILY_SHA3, "avx512-lanes", STUB_KIND_SIMD, FEATURE(AVX512F) | FEATURE(AVX512VL) | FEATURE(AVX512BW),
-     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic), STUB_TEXT(SHA3AVX512Design, "lanes"),
+     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic), STUB_TEXT(SHA3AVX512Design, X64_SHA3_LANES),
                    STUB_INT(UseAVX, 3)),
      emit_sha3, &sha3_lanes, 0},
     {STUB_FAMILY_SHA3, "avx512", STUB_KIND_SIMD, FEATURE(AVX512F) | FEATURE(AVX512BW),
-     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic), STUB_TEXT(SHA3AVX512Design, "rows"),
+     STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_ON(UseSIMDForSHA3Intrinsic), STUB_TEXT(SHA3AVX512Design, X64_SHA3_ROWS),
                    STUB_INT(UseAVX, 3)),
      emit_sha3, &sha3_rows},
     {STUB_FAMILY_SHA3, "avx2", STUB_KIND_SIMD, FEATURE(AVX) | FEATURE(AVX2),
@@ -106,9 +106,9 @@ static const stub_variant variants[] = {
     {STUB_FAMILY_SHA1, "sha-ni", STUB_KIND_CRYPTO, FEATURE(SHA) | FEATURE(SSSE3) | FEATURE(SSE4_1),
      STUB_SETTINGS(STUB_ON(UseSHA1Intrinsics)), emit_sha1, NULL},
     {STUB_FAMILY_SHA256, "sha-ni", STUB_KIND_CRYPTO, FEATURE(SHA) | FEATURE(SSSE3) | FEATURE(SSE4_1),
-     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics), STUB_TEXT(SHA256Design, "sha-ni")), emit_sha256, NULL},
+     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics), STUB_TEXT(SHA256Design, X64_SHA256_SHA_NI)), emit_sha256, NULL},
     {STUB_FAMILY_SHA256, "avx2", STUB_KIND_SIMD, FEATURE(AVX) | FEATURE(AVX2) | FEATURE(BMI2),
-     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics), STUB_TEXT(SHA256Design, "avx2")), emit_sha256_avx2, NULL},
+     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics), STUB_TEXT(SHA256Design, X64_SHA256_AVX2)), emit_sha256_avx2, NULL},
     {STUB_FAMILY_SHA512, "avx2", STUB_KIND_SIMD, FEATURE(AVX) | FEATURE(AVX2) | FEATURE(BMI2),
      STUB_SETTINGS(STUB_ON(UseSHA512Intrinsics)), emit_sha512, NULL},
     {STUB_FAMILY_MD5, "gpr", STUB_KIND_GPR, 0, STUB_SETTINGS(STUB_ON(UseMD5Intrinsics)), emit_md5, NULL},
@@ -180,12 +180,21 @@ static void crash_registers(const void *context, char *buf, size_t len)
 #define HOST_CRASH_REGISTERS NULL
 #endif
 
+/* the string flags x86-64's tables give meaning to: the SHA-3 policy (its table) and the two designs
+   (their names: ergonomics_x86_64.h, which the rows above select by) */
+static const args_text_flag text_flags[] = {
+    {FLAG_ID_SHA3IntrinsicPolicy, "SHA-3 intrinsic policy", "policies", x64_sha3_policy},
+    {FLAG_ID_SHA3AVX512Design, "SHA-3 AVX-512 design", "designs", x64_sha3_avx512_design},
+    {FLAG_ID_SHA256Design, "SHA-256 design", "designs", x64_sha256_design},
+};
+
 const stub_arch_ops x64_stub_ops = {
     .arch = CPU_ARCH_X86_64,
     .flag_arch = FLAG_ARCH_X86_64,
     .code = {.llvm_target = "X86", .llvm_triple = "x86_64-linux-gnu", .llvm_features = "", .insn_size = 0},
     .ergonomics = x64_sha_ergonomics,
-    .sha3_policies = "minivm, JDK24, JDK-8384353, measure",
+    .text_flags = text_flags,
+    .ntext_flags = sizeof text_flags / sizeof text_flags[0],
     .allowed_features = allowed_features,
     .generate = generate,
     .variants = variants,
