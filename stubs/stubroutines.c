@@ -40,7 +40,8 @@ const stub_desc stub_descs[STUB_COUNT] = {
 
 const stub_family_desc stub_family_descs[STUB_FAMILY_COUNT] = {
 #define FAMILY_DESC(id, flag, display, unavailable, holder, words, word_bytes, blocks, one, multi, args, digests) \
-    [STUB_FAMILY_##id] = {#id, FLAG_ID_##flag, display, unavailable, holder, words, word_bytes, blocks, digests},
+    [STUB_FAMILY_##id] = {#id,   FLAG_ID_##flag, display, unavailable,   holder,         words,             \
+                          word_bytes, blocks, digests, STUB_ID_##one, STUB_ID_##multi},
     STUB_FAMILIES(FAMILY_DESC)
 #undef FAMILY_DESC
 };

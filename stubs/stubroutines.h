@@ -94,6 +94,8 @@ typedef struct stub_family_desc {
     int word_bytes;          /* 8: long[] state, 4: int[] */
     uint32_t block_sizes;    /* STUB_BLOCK mask */
     const char *digests;     /* the digests its records are: "SHA-224 SHA-256 SHA-256-JDK15" */
+    stub_id compress;        /* its single-block stub */
+    stub_id compress_mb;     /* its multi-block stub */
 } stub_family_desc;
 extern const stub_family_desc stub_family_descs[STUB_FAMILY_COUNT];
 

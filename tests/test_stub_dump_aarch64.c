@@ -28,9 +28,12 @@
 #include <cmocka.h>
 
 #include "aarch64/cpu_aarch64.h"
+#include "flags.h"
 #include "sha2_ref.h"
 #include "sha3_stub_configs.h"
+#include "stub_arch.h"
 #include "stubgenerator_aarch64.h"
+#include "stubroutines.h"
 
 typedef struct mix {
     int insns;
@@ -95,6 +98,41 @@ static mix disassemble(const char *name, const uint32_t *w, size_t n)
 
 static bool have_llvm_mc(void) { return system("command -v llvm-mc >/dev/null 2>&1") == 0; }
 
+/* Every SHA-3 design: the variant rows' (simd, gpr) and the GPR stub's other designs
+   (sha3_stub_configs.h), each entry ("MB" the multi-block one), read from the rows */
+typedef struct stub_config {
+    char name[64];
+    a64_sha3_config cfg;
+} stub_config;
+
+static stub_config stub_configs[32];
+static int nstub_configs;
+
+static void add_configs(const char *name, const char *design, const a64_sha3_config *cfg)
+{
+    for (int mb = 0; mb < 2 && nstub_configs < (int)(sizeof stub_configs / sizeof stub_configs[0]); mb++) {
+        stub_config *c = &stub_configs[nstub_configs++];
+        snprintf(c->name, sizeof c->name, "%s%s%s%s", name, mb ? " MB" : "", design ? " " : "", design ? design : "");
+        c->cfg = *cfg;
+        c->cfg.multi_block = mb;
+    }
+}
+
+static void collect_configs(void)
+{
+    const stub_arch_ops *arch = stub_arch_ops_for(CPU_ARCH_AARCH64);
+    for (size_t i = 0; arch && i < arch->nvariants; i++) {
+        const stub_variant *v = &arch->variants[i];
+        if (v->family != STUB_FAMILY_SHA3 || !v->design)
+            continue;
+        const a64_sha3_config *row = v->design;
+        add_configs(v->name, NULL, row);
+        for (size_t d = 0; !row->simd && d < sizeof a64_sha3_gpr_designs / sizeof a64_sha3_gpr_designs[0]; d++)
+            add_configs(v->name, a64_sha3_gpr_designs[d].label, &a64_sha3_gpr_designs[d].cfg);
+    }
+}
+#define NSTUB_CONFIGS nstub_configs
+
 static void test_dumps(void **state)
 {
     (void)state;
@@ -102,6 +140,7 @@ static void test_dumps(void **state)
         print_message("llvm-mc not installed: skipped\n");
         skip();
     }
+    assert_true(NSTUB_CONFIGS > 0);
     for (int c = 0; c < NSTUB_CONFIGS; c++) {
         const stub_config *dc = &stub_configs[c];
         uint32_t words[2048];
@@ -403,6 +442,8 @@ static void double_keccak_generate_and_mix(void **state)
 
 int main(void)
 {
+    flags_init(FLAG_ARCH_AARCH64); /* the generators read a few flags (PreserveFramePointer) */
+    collect_configs();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dumps),
         cmocka_unit_test(sha3_round_counts),

@@ -28,8 +28,11 @@
 
 #include <cmocka.h>
 
+#include "flags.h"
 #include "sha2_ref.h"
+#include "stub_arch.h"
 #include "stubgenerator_x86_64.h"
+#include "stubroutines.h"
 #include "x64_sdm_nops.h"
 
 typedef struct mix {
@@ -162,24 +165,32 @@ static mix disassemble(const char *name, const uint8_t *code, size_t n)
 
 static bool have_llvm_mc(void) { return system("llvm-mc --version >/dev/null 2>&1") == 0; }
 
+/* Every SHA-3 design of x86-64's variant table, each entry: the row's name (" MB" for the
+   multi-block entry) and its generator's parameters (the row's design), read from the rows */
 typedef struct config {
-    const char *name;
+    char name[48];
     x64_sha3_config cfg;
 } config;
 
-static const config configs[] = {
-    {"gpr", {.variant = X64_SHA3_GPR, .bmi1 = true, .bmi2 = true}},
-    {"gpr MB", {.variant = X64_SHA3_GPR, .multi_block = true, .bmi1 = true, .bmi2 = true}},
-    {"gpr-nobmi", {.variant = X64_SHA3_GPR}},
-    {"gpr-nobmi MB", {.variant = X64_SHA3_GPR, .multi_block = true}},
-    {"avx512", {.variant = X64_SHA3_AVX512}},
-    {"avx512 MB", {.variant = X64_SHA3_AVX512, .multi_block = true}},
-    {"avx2", {.variant = X64_SHA3_AVX2}},
-    {"avx2 MB", {.variant = X64_SHA3_AVX2, .multi_block = true}},
-    {"avx512-lanes", {.variant = X64_SHA3_AVX512_LANES}},
-    {"avx512-lanes MB", {.variant = X64_SHA3_AVX512_LANES, .multi_block = true}},
-};
-#define NCONFIGS (sizeof configs / sizeof configs[0])
+static config configs[32];
+static size_t nconfigs;
+
+static void collect_configs(void)
+{
+    const stub_arch_ops *arch = stub_arch_ops_for(CPU_ARCH_X86_64);
+    for (size_t i = 0; arch && i < arch->nvariants && nconfigs + 2 <= sizeof configs / sizeof configs[0]; i++) {
+        const stub_variant *v = &arch->variants[i];
+        if (v->family != STUB_FAMILY_SHA3 || !v->design)
+            continue;
+        for (int mb = 0; mb < 2; mb++) {
+            config *c = &configs[nconfigs++];
+            snprintf(c->name, sizeof c->name, "%s%s", v->name, mb ? " MB" : "");
+            c->cfg = *(const x64_sha3_config *)v->design;
+            c->cfg.multi_block = mb;
+        }
+    }
+}
+#define NCONFIGS nconfigs
 
 static void every_stub_decodes(void **state)
 {
@@ -314,23 +325,6 @@ static void double_keccak_decodes(void **state)
    are legacy SSE throughout (no VEX vector instruction, so no SSE/AVX transition, and no
    ymm: nothing for a vzeroupper to clean), SHA-512's are AVX/AVX2 and BMI only (VEX, no
    SSE encoding, no SHA-NI, no EVEX or AVX-512 register). */
-typedef struct sha2_config {
-    const char *name;
-    size_t (*generate)(x64_asm *as, bool multi_block);
-    bool multi_block, sha_ni;
-} sha2_config;
-
-static const sha2_config sha2_configs[] = {
-    {"sha1", x64_generate_sha1_implCompress, false, true},
-    {"sha1 MB", x64_generate_sha1_implCompress, true, true},
-    {"sha256", x64_generate_sha256_implCompress, false, true},
-    {"sha256 MB", x64_generate_sha256_implCompress, true, true},
-    {"sha256 avx2", x64_generate_sha256_avx2_implCompress, false, false},
-    {"sha256 avx2 MB", x64_generate_sha256_avx2_implCompress, true, false},
-    {"sha512", x64_generate_sha512_implCompress, false, false},
-    {"sha512 MB", x64_generate_sha512_implCompress, true, false},
-};
-
 static void sha2_stubs_decode(void **state)
 {
     (void)state;
@@ -339,35 +333,47 @@ static void sha2_stubs_decode(void **state)
         skip();
     }
     static uint8_t code[65536];
-    for (size_t c = 0; c < sizeof sha2_configs / sizeof sha2_configs[0]; c++) {
-        const sha2_config *k = &sha2_configs[c];
-        x64_asm as;
-        x64_asm_init(&as, code, sizeof code);
-        as.fatal = false;
-        k->generate(&as, k->multi_block);
-        assert_false(x64_asm_failed(&as));
-        mix m = disassemble(k->name, code, x64_asm_pc(&as));
-        if (m.bytes != x64_asm_pc(&as))
-            fail_msg("%s: llvm-mc accounts for %zu of the %zu bytes", k->name, m.bytes, x64_asm_pc(&as));
-        print_message("%-10s %5zu bytes, %4d instructions\n", k->name, m.bytes, m.insns);
-        assert_int_equal(m.evex, 0);
-        assert_int_equal(m.evex_only, 0);
-        /* ymm only in the AVX2 SHA-256 (two blocks a register); SHA-512's AVX2 stub is VEX.128 */
-        if (strstr(k->name, "sha256 avx2"))
-            assert_true(m.wide > 0);
-        else
-            assert_int_equal(m.wide, 0);
-        if (k->sha_ni) {
-            assert_int_equal(m.vex_vector, 0);
-            assert_int_equal(m.vzeroupper, 0);
-            assert_true(m.legacy_vector > 0 && (m.sha1rnds4 > 0 || m.sha256rnds2 > 0));
-        } else {
-            assert_int_equal(m.legacy_vector, 0);
-            assert_int_equal(m.sha1rnds4 + m.sha1nexte + m.sha1msg + m.sha256rnds2 + m.sha256msg, 0);
-            assert_int_equal(m.vzeroupper, 1);
-            assert_true(m.vex_vector > 0 && m.rorx > 0);
+    const stub_arch_ops *arch = stub_arch_ops_for(CPU_ARCH_X86_64);
+    assert_non_null(arch);
+    unsigned seen = 0; /* the families that had a row */
+    for (size_t i = 0; i < arch->nvariants; i++) {
+        const stub_variant *v = &arch->variants[i];
+        if (v->family != STUB_FAMILY_SHA1 && v->family != STUB_FAMILY_SHA256 && v->family != STUB_FAMILY_SHA512)
+            continue;
+        const stub_family_desc *fd = &stub_family_descs[v->family];
+        for (int mb = 0; mb < 2; mb++) {
+            char name[48];
+            snprintf(name, sizeof name, "%s %s%s", fd->display, v->name, mb ? " MB" : "");
+            x64_asm as;
+            x64_asm_init(&as, code, sizeof code);
+            as.fatal = false;
+            v->emit(&as, v, mb ? fd->compress_mb : fd->compress);
+            assert_false(x64_asm_failed(&as));
+            mix m = disassemble(name, code, x64_asm_pc(&as));
+            if (m.bytes != x64_asm_pc(&as))
+                fail_msg("%s: llvm-mc accounts for %zu of the %zu bytes", name, m.bytes, x64_asm_pc(&as));
+            print_message("%-18s %5zu bytes, %4d instructions\n", name, m.bytes, m.insns);
+            seen |= 1u << v->family;
+            assert_int_equal(m.evex, 0);
+            assert_int_equal(m.evex_only, 0);
+            /* ymm only in the AVX2 SHA-256 (two blocks a register); SHA-512's AVX2 stub is VEX.128 */
+            if (v->family == STUB_FAMILY_SHA256 && v->kind == STUB_KIND_SIMD)
+                assert_true(m.wide > 0);
+            else
+                assert_int_equal(m.wide, 0);
+            if (v->kind == STUB_KIND_CRYPTO) { /* SHA-NI */
+                assert_int_equal(m.vex_vector, 0);
+                assert_int_equal(m.vzeroupper, 0);
+                assert_true(m.legacy_vector > 0 && (m.sha1rnds4 > 0 || m.sha256rnds2 > 0));
+            } else {
+                assert_int_equal(m.legacy_vector, 0);
+                assert_int_equal(m.sha1rnds4 + m.sha1nexte + m.sha1msg + m.sha256rnds2 + m.sha256msg, 0);
+                assert_int_equal(m.vzeroupper, 1);
+                assert_true(m.vex_vector > 0 && m.rorx > 0);
+            }
         }
     }
+    assert_int_equal(seen, (1u << STUB_FAMILY_SHA1) | (1u << STUB_FAMILY_SHA256) | (1u << STUB_FAMILY_SHA512));
 }
 
 /* One block of each as its loop runs it: the counts the generator's comments give. */
@@ -515,6 +521,8 @@ static void sha2_dry_run_and_small_buffer(void **state)
 
 int main(void)
 {
+    flags_init(FLAG_ARCH_X86_64); /* the generators read a few flags (PreserveFramePointer) */
+    collect_configs();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_stub_decodes),
         cmocka_unit_test(round_mix),
