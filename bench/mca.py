@@ -84,27 +84,15 @@ def cycles(mca, arch, cpu, path):
     return int(m.group(1)) / 200.0 if r.returncode == 0 and m else None
 
 
-def holds(option, flags):
-    """Does one -XX: option hold in a PrintFlagsFinal listing?"""
-    o = option[len("-XX:"):]
-    if o[0] in "+-":
-        return flags.get(o[1:]) == ("true" if o[0] == "+" else "false")
-    name, _, value = o.partition("=")
-    return flags.get(name) == value
-
-
-def vm_query(minivm, name, variants, *extra):
-    """What minivm's ergonomics give the catalog CPU: its features and the SHA-3 stub they pick, by
-    the VM's rule (stub_arch.h): the first variant whose settings all hold, else the last one."""
-    out = subprocess.run([minivm, "-XX:+UnlockDiagnosticVMOptions", f"-XX:EmulateCPU={name}", *extra,
-                          "-XX:+PrintCPUFeatures", "-XX:+PrintFlagsFinal", "-version"],
-                         capture_output=True, text=True).stdout
-    flags = dict(re.findall(r"^\s*\S+\s+(\w+)\s+=\s+(\S*)", out, re.M))
-    if flags.get("UseSHA3Intrinsics") != "true":
-        return out, "interpreted"
-    rows = [v for v in variants if v[0] != "gpr-spill"]
-    stub = next((v[0] for v in rows if all(holds(o, flags) for o in v[2])), rows[-1][0])
-    return out, stub
+def vm_query(minivm, name, *extra):
+    """What minivm's ergonomics give the catalog CPU: its features and the SHA-3 stub the flags pick,
+    as the VM itself says: the stub -XX:+PrintStubCode lists, or, where this host lacks it, the
+    one its fall-back warning names ("The SHA-3 avx512 stub needs ..."); "interpreted" for none."""
+    r = subprocess.run([minivm, "-XX:+UnlockDiagnosticVMOptions", f"-XX:EmulateCPU={name}", *extra,
+                        "-XX:+PrintCPUFeatures", "-XX:+PrintStubCode", "-version"], capture_output=True, text=True)
+    asked = re.search(r"The SHA-3 (\S+) stub needs", r.stderr)
+    listed = re.search(r"^StubRoutines::sha3_implCompress \(([^)]+)\)", r.stdout, re.M)
+    return r.stdout, asked.group(1) if asked else listed.group(1) if listed else "interpreted"
 
 
 def table(arch, build, tmp):
@@ -120,8 +108,8 @@ def table(arch, build, tmp):
     paths = {v: round_asm(words, v, arch, tmp) for v, _, _ in variants}
     rows = []
     for cpu, name in (AARCH64_MODELS if arch == "aarch64" else X86_MODELS):
-        features, default = vm_query(minivm, name, variants)
-        _, plus = vm_query(minivm, name, variants, "-XX:+UseSHA3Intrinsics")
+        features, default = vm_query(minivm, name)
+        _, plus = vm_query(minivm, name, "-XX:+UseSHA3Intrinsics")
         cpu_line = next((l for l in features.splitlines() if l.startswith("CPU: ")), "")
         feats = {w.strip() for w in cpu_line.split(",")}
         row = {"mcpu": cpu, "cpu": name, "cycles": {}, "runs": {}}

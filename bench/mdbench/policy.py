@@ -22,6 +22,11 @@ BUILT_IN = ("interpreted", "C-ref", "OpenSSL")
 OLD_VECTOR_NAMES = ("simd", "avx2", "avx512", "avx512-lanes")
 
 
+def option_values(options):
+    """{flag: value} of -XX:Name=value options (a configuration's settings)."""
+    return dict(o[len("-XX:"):].split("=", 1) for o in options if o.startswith("-XX:") and "=" in o)
+
+
 def policy_row_mode(path):
     """The policy-table row a results JSON implies for the CPU it was measured on: the fastest stub
     variant at the largest length (SHA3-256 digest, else the first benchmark), its margin over the
@@ -90,24 +95,28 @@ def policy_row_mode(path):
     if "qemu" in machine.get("cpu", ""):
         print(f"  note: {EMULATION_NOTE}: a row from these figures describes TCG, not the CPU model")
     if fam:
-        avx = "3" if best.startswith("avx512") else "2" if best == "avx2" else "(the CPU's)"
-        design = {"avx512-lanes": "lanes", "avx512": "rows"}.get(best, "-")
+        # each variant's settings, as the runner recorded them (its options: JMH's jvmArgs)
+        options = {d["params"]["config"]: option_values(d.get("jvmArgs", [])) for d in pick}
+        avx = options[best].get("UseAVX", "(the CPU's)")
+        design = options[best].get("SHA3AVX512Design", "-")
         family = f"{int(fam.group(1)):#x}"
         print(f"  implies: {machine.get('vendor') or '?'} family {family} (model {fam.group(2)}) -> "
               f"UseSHA3Intrinsics=true, UseSIMDForSHA3Intrinsic={'true' if vector else 'false'}, UseAVX={avx}, "
               f"SHA3AVX512Design={design}")
-        # each AVX-512 design's own column: is it ahead of the best GPR variant here?
+        # each AVX-512 design's own column (the table's "SIMD with lanes" and "with rows"): is the
+        # variant of that design ahead of the best GPR variant here?
+        by_design = {options[n].get("SHA3AVX512Design"): n for n in stubs if options[n].get("UseAVX") == "3"}
         best_gpr = max((v for n, v in stubs.items() if kind[n] != "simd"), default=0.0)
-        lanes = "true" if stubs.get("avx512-lanes", 0.0) > best_gpr else "false"
-        rows = "true" if stubs.get("avx512", 0.0) > best_gpr else "false"
+        lanes = "true" if stubs.get(by_design.get("lanes"), 0.0) > best_gpr else "false"
+        rows = "true" if stubs.get(by_design.get("rows"), 0.0) > best_gpr else "false"
         # the same threshold for the row's other decisions: each design against the best GPR variant
         gpr_name = max((n for n in stubs if kind[n] != "simd"), key=stubs.get, default=None)
-        for a_name, b_name, what in (("avx512-lanes", gpr_name, "SIMD with lanes"), ("avx512", gpr_name,
-                                                                                    "SIMD with rows"),
-                                     ("avx512-lanes", "avx512", "SHA3AVX512Design")):
+        for a_name, b_name, what in ((by_design.get("lanes"), gpr_name, "SIMD with lanes"),
+                                     (by_design.get("rows"), gpr_name, "SIMD with rows"),
+                                     (by_design.get("lanes"), by_design.get("rows"), "SHA3AVX512Design")):
             if a_name in metric and b_name in metric and inside(metric[a_name], metric[b_name]):
                 print(f"  warning: the {what} column ({a_name} against {b_name}) is decided inside the noise")
-        avx512 = "true" if best.startswith("avx512") else "false"
+        avx512 = "true" if options[best].get("UseAVX") == "3" else "false"
         print("  its line for stubs/x86_64/sha3_rows.tsv (vendor, family range, AVX-512, UseSHA3Intrinsics, "
               "SIMD with lanes, with rows, source; tab-separated, above the last line):")
         print("\t".join([machine.get("vendor") or "?", family, family, avx512, "true", lanes, rows, note]))
