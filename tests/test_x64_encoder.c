@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include "assembler_x86_64.h"
+#include "golden.h"
 #include "x64_sdm_nops.h"
 
 static const char *goldens_path, *header_path;
@@ -188,256 +189,85 @@ static void pad(x64_asm *as, int64_t n)
 X64_FORMS(ENCODER)
 #undef ENCODER
 
-typedef struct form {
-    const char *name;
-    int nargs;
-    const char *call;   /* the call's text: which encoder the form exercises */
-    void (*encode)(x64_asm *as, const int64_t *a, span *s);
-    long count;         /* goldens seen */
-} form;
-
-static form forms[] = {
-#define ROW(name, nargs, call) { #name, nargs, #call, enc_##name, 0 },
+/* the forms as the harness sees them (tests/golden.h) */
+static golden_form forms[] = {
+#define ROW(name, nargs, call) {#name, nargs, #call, 0},
     X64_FORMS(ROW)
 #undef ROW
 };
 #define NFORMS (sizeof forms / sizeof forms[0])
 
-static form *find_form(const char *name)
-{
-    for (size_t k = 0; k < NFORMS; k++)
-        if (strcmp(forms[k].name, name) == 0)
-            return &forms[k];
-    return NULL;
-}
+static void (*const encoders[])(x64_asm *as, const int64_t *a, span *s) = {
+#define ENC(name, nargs, call) enc_##name,
+    X64_FORMS(ENC)
+#undef ENC
+};
 
-/* ---- mismatch reporting -------------------------------------------------- */
-
-static int have_llvm_mc(void)
+/* form k's bytes (the span the form marks, by default all it wrote), or -1 with the refusal */
+static long encode(size_t k, const int64_t *a, uint8_t *out, size_t cap, const char **err)
 {
-    static int have = -1;
-    if (have < 0)
-        have = system("command -v llvm-mc >/dev/null 2>&1") == 0;
-    return have;
-}
-
-/* llvm-mc's disassembly of bytes (Intel syntax; "<invalid>" when it warns). */
-static const char *disassemble(const uint8_t *b, size_t n, char *out, size_t size)
-{
-    char cmd[512];
-    int len = snprintf(cmd, sizeof cmd, "echo '");
-    for (size_t k = 0; k < n && len < (int)sizeof cmd - 200; k++)
-        len += snprintf(cmd + len, sizeof cmd - (size_t)len, "0x%02x ", b[k]);
-    snprintf(cmd + len, sizeof cmd - (size_t)len,
-             "' | llvm-mc --disassemble -triple=x86_64 -output-asm-variant=1 "
-             "-mattr=+avx2,+bmi,+bmi2,+avx512f,+avx512bw,+avx512vl,+avx512dq,+sha 2>&1");
-    snprintf(out, size, "<invalid>");
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return out;
-    char line[256];
-    size_t used = 0;
-    out[0] = 0;
-    while (fgets(line, sizeof line, p)) {
-        if (strstr(line, "warning") || strstr(line, "error")) {
-            snprintf(out, size, "<invalid>");
-            used = size;
-            continue;
-        }
-        char *s = line + strspn(line, " \t");
-        if (*s && *s != '.' && *s != '\n' && *s != '#' && used < size) {
-            s[strcspn(s, "\n#")] = 0;
-            for (char *c = s; *c; c++)
-                if (*c == '\t')
-                    *c = ' ';
-            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "; " : "", s);
-        }
+    static uint8_t code[1 << 17];
+    x64_asm as;
+    x64_asm_init(&as, code, sizeof code);
+    as.fatal = false;
+    span s = {0, SIZE_MAX};
+    encoders[k](&as, a, &s);
+    if (s.end == SIZE_MAX)
+        s.end = as.pos;
+    if (as.failed) {
+        static char why[256];
+        snprintf(why, sizeof why, "%s", as.errmsg);
+        *err = why;
+        return -1;
     }
-    pclose(p);
-    if (!out[0])
-        snprintf(out, size, "<nothing>");
-    return out;
+    size_t n = s.end - s.start;
+    if (n > cap)
+        n = cap;
+    memcpy(out, code + s.start, n);
+    return (long)n;
 }
 
-static void hex(FILE *f, const uint8_t *b, size_t n)
+/* the goldens' bytes: hex, blank-separated */
+static size_t encoding(const char *field, uint8_t *want, size_t cap)
 {
-    for (size_t k = 0; k < n; k++)
-        fprintf(f, "%s%02x", k ? " " : "", b[k]);
-}
-
-static void report_mismatch(int lineno, const char *name, const char *ops, const char *text,
-                            const uint8_t *got, size_t ngot, const uint8_t *want, size_t nwant,
-                            const char *err)
-{
-    fprintf(stderr, "%s:%d: %s %s\n    text:    %s\n", goldens_path, lineno, name, ops, text);
-    if (err) {
-        fprintf(stderr, "    refused: %s\n", err);
-        return;
-    }
-    fprintf(stderr, "    llvm-mc: ");
-    hex(stderr, want, nwant);
-    fprintf(stderr, "\n    encoder: ");
-    hex(stderr, got, ngot);
-    fprintf(stderr, "\n");
-    size_t k = 0;
-    while (k < ngot && k < nwant && got[k] == want[k])
-        k++;
-    if (k < ngot && k < nwant) {
-        fprintf(stderr, "    first difference: byte %zu: llvm-mc 0x%02x, encoder 0x%02x, differing bits:",
-                k, want[k], got[k]);
-        for (int b = 7; b >= 0; b--)
-            if (((got[k] ^ want[k]) >> b) & 1)
-                fprintf(stderr, " %d", b);
-        fprintf(stderr, "\n");
-    } else {
-        fprintf(stderr, "    lengths differ: llvm-mc %zu bytes, encoder %zu (equal up to byte %zu)\n",
-                nwant, ngot, k);
-    }
-    if (have_llvm_mc()) {
-        char d[256];
-        fprintf(stderr, "    encoder's bytes disassemble as: %s\n", disassemble(got, ngot, d, sizeof d));
-    }
-}
-
-/* ---- the goldens --------------------------------------------------------- */
-
-/* Split line at tabs in place (empty fields kept, unlike strtok). */
-static int split_tabs(char *line, char **field, int max)
-{
-    int n = 0;
-    for (char *p = line; n < max;) {
-        field[n++] = p;
-        p = strchr(p, '\t');
-        if (!p)
+    size_t n = 0;
+    for (const char *p = field; n < cap;) {
+        char *e;
+        unsigned long v = strtoul(p, &e, 16);
+        if (e == p)
             break;
-        *p++ = 0;
+        want[n++] = (uint8_t)v;
+        p = e;
     }
     return n;
 }
 
-static uint8_t code[1 << 17];
+/* buffer and label plumbing is tested below, not by goldens */
+static const char *const unexercised[] = {"x64_asm_init(", "x64_asm_fail(", "x64_emit_u8(", "x64_emit_u64(",
+                                          "x64_align(",    "x64_bind(",     NULL};
+
+static const golden_arch x64 = {
+    "x64_", "-triple=x86_64 -output-asm-variant=1 -mattr=+avx2,+bmi,+bmi2,+avx512f,+avx512bw,+avx512vl,+avx512dq,+sha",
+    "#", 1, forms, NFORMS, unexercised, true, encode, encoding};
+
+static const char *disassemble(const uint8_t *b, size_t n, char *out, size_t size)
+{
+    return golden_disassemble(&x64, b, n, out, size);
+}
+
+/* ---- the goldens --------------------------------------------------------- */
 
 static void test_goldens(void **state)
 {
     (void)state;
-    FILE *f = fopen(goldens_path, "r");
-    assert_non_null(f);
-    char line[1024];
-    int lineno = 0, bad = 0, total = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (line[0] == '#' || line[0] == '\n')
-            continue;
-        line[strcspn(line, "\n")] = 0;
-        char *field[4];
-        if (split_tabs(line, field, 4) != 4) {
-            fprintf(stderr, "%s:%d: malformed line\n", goldens_path, lineno);
-            bad++;
-            continue;
-        }
-        const char *name = field[0], *text = field[3];
-        form *fm = find_form(name);
-        if (!fm) {
-            fprintf(stderr, "%s:%d: unknown form '%s' (add it to X64_FORMS)\n", goldens_path, lineno, name);
-            bad++;
-            continue;
-        }
-        char ops[256];
-        snprintf(ops, sizeof ops, "%s", field[1]);
-        int64_t a[12];
-        int n = 0;
-        for (char *p = field[1], *e; n < 12; p = e) {
-            long long v = strtoll(p, &e, 10);
-            if (e == p)
-                break;
-            a[n++] = v;
-        }
-        uint8_t want[32];
-        size_t nwant = 0;
-        for (char *p = field[2], *e; nwant < sizeof want; p = e) {
-            unsigned long v = strtoul(p, &e, 16);
-            if (e == p)
-                break;
-            want[nwant++] = (uint8_t)v;
-        }
-        if (n != fm->nargs || nwant == 0) {
-            fprintf(stderr, "%s:%d: %s takes %d operands, line has %d (and %zu bytes)\n", goldens_path,
-                    lineno, name, fm->nargs, n, nwant);
-            bad++;
-            continue;
-        }
-        x64_asm as;
-        x64_asm_init(&as, code, sizeof code);
-        as.fatal = false;
-        span s = { 0, SIZE_MAX };
-        fm->encode(&as, a, &s);
-        if (s.end == SIZE_MAX)
-            s.end = as.pos;
-        fm->count++;
-        total++;
-        size_t ngot = s.end - s.start;
-        if (as.failed || ngot != nwant || memcmp(code + s.start, want, nwant) != 0) {
-            if (bad < 20)
-                report_mismatch(lineno, name, ops, text, code + s.start, ngot, want, nwant,
-                                as.failed ? as.errmsg : NULL);
-            bad++;
-        }
-    }
-    fclose(f);
-    fprintf(stderr, "%d goldens, %d mismatches\n", total, bad);
-    assert_true(total > 0);
-    assert_int_equal(bad, 0);
+    golden_check_file(&x64, goldens_path);
 }
 
 /* Every form has goldens; every encoder in the header is called by a form. */
 static void test_coverage(void **state)
 {
     (void)state;
-    int bad = 0;
-    for (size_t k = 0; k < NFORMS; k++) {
-        long want = forms[k].nargs == 0 ? 1 : min_cases;   /* no operands: one case says it all */
-        if (forms[k].count < want) {
-            fprintf(stderr, "form %s: %ld goldens, want at least %ld\n", forms[k].name, forms[k].count, want);
-            bad++;
-        }
-    }
-    FILE *f = fopen(header_path, "r");
-    assert_non_null(f);
-    char line[512];
-    int encoders = 0;
-    while (fgets(line, sizeof line, f)) {
-        /* declarations "void x64_NAME(x64_asm *as, ..." */
-        if (strncmp(line, "void x64_", 9) != 0 || !strstr(line, "(x64_asm *as"))
-            continue;
-        char fn[64];
-        size_t len = strcspn(line + 5, "(");
-        if (len >= sizeof fn - 1)
-            continue;
-        memcpy(fn, line + 5, len);
-        fn[len] = '(';
-        fn[len + 1] = 0;
-        /* buffer and label plumbing is tested below, not by goldens */
-        static const char *const plumbing[] = {
-            "x64_asm_init(", "x64_asm_fail(", "x64_emit_u8(", "x64_emit_u64(", "x64_align(", "x64_bind(",
-        };
-        bool skip = false;
-        for (size_t p = 0; p < sizeof plumbing / sizeof plumbing[0]; p++)
-            skip |= strcmp(fn, plumbing[p]) == 0;
-        if (skip)
-            continue;
-        encoders++;
-        int found = 0;
-        for (size_t k = 0; k < NFORMS && !found; k++)
-            found = strstr(forms[k].call, fn) != NULL;
-        if (!found) {
-            fprintf(stderr, "encoder %s...) is declared in %s but no form exercises it\n", fn, header_path);
-            bad++;
-        }
-    }
-    fclose(f);
-    fprintf(stderr, "%zu forms, %d encoders declared\n", NFORMS, encoders);
-    assert_int_equal(encoders, (int)NFORMS);
-    assert_int_equal(bad, 0);
+    golden_check_coverage(&x64, header_path, min_cases);
 }
 
 /* ---- encodings the goldens cannot hold ----------------------------------- */
@@ -454,7 +284,7 @@ static void test_fixed_encodings(void **state)
     assert_false(as.failed);
     assert_int_equal(as.pos, sizeof want);
     assert_memory_equal(buf, want, sizeof want);
-    if (have_llvm_mc()) {
+    if (golden_have_llvm_mc()) {
         char d[256];
         disassemble(buf, as.pos, d, sizeof d);
         if (!strstr(d, "test") || !strstr(d, "eax, 305419896"))
@@ -823,7 +653,7 @@ static void test_align(void **state)
                 fail_msg("align %zu from %zu: wrong padding", n, start);
         }
     }
-    if (have_llvm_mc()) {   /* each is one nop to the disassembler too */
+    if (golden_have_llvm_mc()) {   /* each is one nop to the disassembler too */
         for (int len = 1; len <= 9; len++) {
             char d[256];
             disassemble(sdm_nops[len - 1], (size_t)len, d, sizeof d);
