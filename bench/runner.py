@@ -59,7 +59,7 @@ from mdbench.summary import Noise, print_summary  # noqa: E402
 
 QUICK_NOTE = ("bench: --quick is a smoke run: it shows that everything runs; its figures are not measurements "
               "(sh scripts/run measures)")
-# MessageDigests.mva's limits (its parseArgs): the runner refuses beyond them before a fork does
+# MessageDigests.mva's limits (bench/Jmh.mva's parseArgs, its check): the runner refuses beyond them before a fork does
 MAX_ITERATIONS = 10000   # -wi, -i
 MAX_MS = 3600000         # -w, -r: an hour
 MAX_LENGTH = 2147483647  # -p length: a Java array's

@@ -1,5 +1,6 @@
 """tests/test_bench_runner.py — the benchmark runner (suite 'bench'): JMH's
-statistics on fixed data, and one --quick run of the whole matrix whose JSON
+statistics on fixed data and against the benchmarks' fixed-point twin (bench/Jmh.mva,
+through MessageDigests.mva -stats), and one --quick run of the whole matrix whose JSON
 must have JMH's shape (tests/data/jmh-result.schema.json) and whose tables
 and charts must be there; --select on this host's stub families; every bad
 option value refused before anything runs; a result file that cannot be
@@ -13,6 +14,7 @@ import glob
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -92,6 +94,69 @@ class Statistics(unittest.TestCase):
         self.assertTrue(jmh_stats.overlap(a, b))
         self.assertFalse(jmh_stats.overlap(a, c))
         self.assertFalse(jmh_stats.overlap(jmh_stats.summarize([1.0, 2.0]), a), "NaN error: no interval")
+
+
+class FixedPointTwin(unittest.TestCase):
+    """The benchmarks' statistics (bench/Jmh.mva: integer fixed point, as MessageDigests.mva's hidden -stats
+    prints them) against the runner's (jmh_stats: floating point, SciPy's t) on the same scores: the mean and
+    the error agree to the 3 decimals JMH's table prints, t to the 6 -stats prints (within 3e-6 above df 30,
+    where Jmh.mva's tquant is a Cornish-Fisher expansion, not its table). Where the floating-point value lies
+    within the fixed point's own inexactness of a rounding boundary, either neighbour is right."""
+
+    STATS = re.compile(r"cnt=(\d+) mean=(\d+\.\d{3}) error=(NaN|\d+\.\d{3}) t=(NaN|\d+\.\d{6})\n")
+
+    def fixed(self, scores):
+        """MessageDigests.mva -stats on scores in 0.001 ops/ms: (cnt, mean, error, t) as printed."""
+        r = subprocess.run([os.path.join(BUILD, "minivm"), os.path.join(ROOT, "bench", "MessageDigests.mva"),
+                            "-stats", ",".join(map(str, scores))], capture_output=True, text=True, timeout=60)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        m = self.STATS.fullmatch(r.stdout)
+        self.assertIsNotNone(m, r.stdout)
+        return m.groups()
+
+    def assertRounds(self, printed, x, tol, places, what):
+        """printed is x to places decimals, or x +- tol's when that straddles a rounding boundary."""
+        allowed = {f"{x:.{places}f}", f"{x - tol:.{places}f}", f"{x + tol:.{places}f}"}
+        self.assertIn(printed, allowed, f"{what}: {x!r} (tolerance {tol:.2g})")
+
+    def check(self, scores):
+        n = len(scores)
+        cnt, mean, error, t = self.fixed(scores)
+        what = f"n={n} scores {scores[:4]}..."
+        self.assertEqual(int(cnt), n)
+        summary = jmh_stats.summarize([v / 1000 for v in scores])
+        self.assertRounds(mean, summary["score"], 1e-9, 3, what + " mean")
+        if n < 2:
+            self.assertEqual((error, t), ("NaN", "NaN"))
+            self.assertTrue(math.isnan(summary["scoreError"]))
+            return
+        exact_t = jmh_stats.t_quantile(n - 1)
+        dt = abs(float(t) - exact_t)
+        if n - 1 <= 30:
+            self.assertRounds(t, exact_t, 1e-12, 6, what + " t")
+        else:
+            self.assertLessEqual(dt, 3e-6, what + " t")
+        if n == 2:
+            self.assertTrue(math.isnan(summary["scoreError"]), "JMH has no error below 3 scores")
+            import statistics
+            want = exact_t * statistics.stdev([v / 1000 for v in scores]) / math.sqrt(n)
+        else:
+            want = summary["scoreError"]
+        # the fixed point's inexactness: its t's, and the integer square root's 9 digits
+        self.assertRounds(error, want, want * (dt / exact_t + 1e-8) + 1e-9, 3, what + " error")
+
+    def test_agree(self):
+        import random
+        rnd = random.Random(20261204)
+        sets = [[1234567], [1000, 2000], [190517, 163277, 198476], [5000] * 5, [0, 0, 1], [0, 1], [1, 2, 3, 4],
+                [0, 10000000, 0, 10000000], [47, 48, 46, 47, 49, 45, 47, 48, 47, 46], [9999999] * 7 + [0]]
+        for n in list(range(1, 41)) + [41, 46, 64, 100, 151, 1000, 2001, 10000]:
+            base = rnd.choice([50, 3466, 299399, 1234567, 9000000])
+            spread = rnd.choice([1, 10, base // 100 + 1, base // 5 + 1])
+            sets.append([min(10000000, max(0, base + rnd.randint(-spread, spread))) for _ in range(n)])
+        for scores in sets:
+            with self.subTest(n=len(scores), first=scores[0]):
+                self.check(scores)
 
 
 class GuestInstructionCount(unittest.TestCase):

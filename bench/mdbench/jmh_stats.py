@@ -14,6 +14,10 @@ measurement iteration of every fork:
 
 The t quantile comes from SciPy (Debian: python3-scipy), the mean and the
 standard deviation from Python's statistics module.
+
+bench/Jmh.mva computes the same in integer fixed point for the benchmarks' own tables
+(minivm has no floating point); tests/test_bench_runner.py (FixedPointTwin) feeds both
+the same scores and checks that they agree to the digits the tables print.
 """
 
 import math
@@ -23,16 +27,21 @@ CONFIDENCE = 0.999
 PERCENTILES = (0.0, 50.0, 90.0, 95.0, 99.0, 99.9, 99.99, 99.999, 99.9999, 100.0)
 
 
+def t_quantile(df, confidence=CONFIDENCE):
+    """The Student's t quantile of JMH's interval, t(1 - (1 - confidence) / 2, df): Commons Math's
+    TDistribution(df).inverseCumulativeProbability, as getMeanErrorAt takes it."""
+    # SciPy when first needed: it takes half a second to load, which the runner's -h, -l and
+    # option errors need not wait for
+    from scipy.stats import t as student_t
+    return student_t.ppf(1.0 - (1.0 - confidence) / 2.0, df)
+
+
 def mean_error(values, confidence=CONFIDENCE):
     """JMH's getMeanErrorAt(confidence): NaN for fewer than three values."""
     n = len(values)
     if n <= 2:
         return math.nan
-    # SciPy when first needed: it takes half a second to load, which the runner's -h, -l and
-    # option errors need not wait for
-    from scipy.stats import t as student_t
-    quantile = student_t.ppf(1.0 - (1.0 - confidence) / 2.0, n - 1)
-    return quantile * statistics.stdev(values) / math.sqrt(n)
+    return t_quantile(n - 1, confidence) * statistics.stdev(values) / math.sqrt(n)
 
 
 def percentile(values, p):
