@@ -116,6 +116,21 @@ cell() { # model, flags...
     echo "${path:-?} $warned $ok"
 }
 
+# whether the model's "CPU: total" line ($cpu) lists feature $1: yes or no
+has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
+
+# Compares cells with what the model's features lead to; a difference sets $failed.
+expect() { # model, "name:wanted cell:cell"...
+    em=$1; shift
+    for pair in "$@"; do
+        name=${pair%%:*} rest=${pair#*:} want=${rest%%:*} got=${rest#*:}
+        if [ "$got" != "$want" ]; then
+            echo "  $em $name: expected '$want', got '$got'" >&2
+            failed=1
+        fi
+    done
+}
+
 midr_of() { # "0xII 0xV 0xPPP R" -> 0x%08x
     # shellcheck disable=SC2086
     set -- $1
@@ -127,12 +142,11 @@ midr_of() { # "0xII 0xV 0xPPP R" -> 0x%08x
 sha2_matrix() {
     if [ "$arch" = x86_64 ]; then f1=sha f2=sha f5=avx2 v1=sha-ni v2=sha-ni v5=avx2; else
         f1=sha1 f2=sha256 f5=sha512 v1=crypto v2=crypto v5=crypto; fi
-    before=$failed
+    before=$failed failed=0
     printf '\n%-15s %-6s %-6s %-6s  %-14s %-14s %-14s %-14s %-14s %-14s %-14s\n' model "$f1" "$f2" "$f5" sha1 sha256 \
         sha512 nosha md5 nomd5 s256avx2
     for m in $models; do
         cpu=$(run "$m" -XX:+UnlockDiagnosticVMOptions -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
-        has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
         h1=$(has "$f1") h2=$(has "$f2") h5=$(has "$f5")
         if [ "$arch" = x86_64 ] && [ "$(has bmi2)" = no ]; then h5=no; fi
         h2avx=no
@@ -162,17 +176,12 @@ sha2_matrix() {
         if [ "$arch" = x86_64 ]; then
             if [ "$h2avx" = yes ]; then wa="avx2 - OK"; elif [ "$h2" = yes ]; then wa="sha-ni W OK"; else wa="int - OK"; fi
         fi
-        for pair in "sha1:$w1:$c1" "sha256:$w2:$c2" "sha512:$w5:$c5" "nosha:int - OK:$nosha" "md5:gpr - OK:$md5" \
-            "nomd5:int - OK:$nomd5" "s256avx2:$wa:$a2"; do
-            name=${pair%%:*} rest=${pair#*:} want=${rest%%:*} got=${rest#*:}
-            if [ "$got" != "$want" ]; then
-                echo "  ${m%%,*} $name: expected '$want', got '$got'" >&2
-                failed=1
-            fi
-        done
+        expect "${m%%,*}" "sha1:$w1:$c1" "sha256:$w2:$c2" "sha512:$w5:$c5" "nosha:int - OK:$nosha" \
+            "md5:gpr - OK:$md5" "nomd5:int - OK:$nomd5" "s256avx2:$wa:$a2"
     done
     algos=$sha3_algos holder=SHA3
-    if [ "$failed" = "$before" ]; then echo "sha2_matrix: every cell as expected"; else echo "sha2_matrix: FAILED" >&2; fi
+    if [ "$failed" = 0 ]; then echo "sha2_matrix: every cell as expected"; else echo "sha2_matrix: FAILED" >&2; fi
+    [ "$before" = 0 ] || failed=1
 }
 
 failed=0
@@ -180,7 +189,6 @@ if [ "$arch" = x86_64 ]; then
     printf '%-15s %-6s %-4s  %-14s %-14s %-20s %-14s %-14s %-14s\n' model avx512 bmi2 off gpr nobmi avx2 avx1 avx512
     for m in $models; do
         cpu=$(run "$m" -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
-        has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
         off=$(cell "$m" -XX:-UseSHA3Intrinsics)
         gpr=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic)
         nobmi=$(cell "$m" -XX:+UseSHA3Intrinsics -XX:-UseSIMDForSHA3Intrinsic -XX:-UseBMI1Instructions \
@@ -194,17 +202,11 @@ if [ "$arch" = x86_64 ]; then
         # AVX2 there is no vector stub (the SHA3 warning and the bytecode; the what-if AVX-512
         # CPU falls back to the GPR stub)
         g=gpr
-        [ "$(has bmi1)" = yes ] && [ "$(has bmi2)" = yes ] || g=gpr-nobmi
+        [ "$(has bmi1)" = yes ] && [ "$(has bmi2)" = yes ] || g="gpr-nobmi"
         w_avx2="avx2 - OK" w_avx512="avx2 W OK"
         [ "$(has avx2)" = yes ] || w_avx2="int W OK" w_avx512="$g W OK"
-        for pair in "off:int - OK:$off" "gpr:$g - OK:$gpr" "nobmi:gpr-nobmi - OK:$nobmi" "avx2:$w_avx2:$avx2" \
-            "avx1:int W OK:$avx1" "avx512:$w_avx512:$avx512"; do
-            name=${pair%%:*} rest=${pair#*:} want=${rest%%:*} got=${rest#*:}
-            if [ "$got" != "$want" ]; then
-                echo "  ${m%%,*} $name: expected '$want', got '$got'" >&2
-                failed=1
-            fi
-        done
+        expect "${m%%,*}" "off:int - OK:$off" "gpr:$g - OK:$gpr" "nobmi:gpr-nobmi - OK:$nobmi" \
+            "avx2:$w_avx2:$avx2" "avx1:int W OK:$avx1" "avx512:$w_avx512:$avx512"
     done
     [ $failed -eq 0 ] && echo "sha3_matrix (x86_64): every cell as expected" || echo "sha3_matrix: FAILED" >&2
     sha2_matrix
@@ -218,7 +220,6 @@ for m in $models; do
     cpu=$(run "$m" -XX:+UnlockDiagnosticVMOptions -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
     # HotSpot's "0xII:0xV:0xPPP:R" -> MIDR_EL1 (architecture field 0xf)
     midr=$(midr_of "$(echo "$cpu" | sed -n 's/.*) \(0x[0-9a-f]*\):\(0x[0-9a-f]*\):\(0x[0-9a-f]*\):\([0-9]*\),.*/\1 \2 \3 \4/p')")
-    has() { echo "$cpu" | grep -q ", $1\(,\|$\)" && echo yes || echo no; }
     sha3=$(has sha3)
     flags=$(run "$m" -XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal -version 2>/dev/null |
         awk '/ UseSHA3Intrinsics /{u=$4} / UseSIMDForSHA3Intrinsic /{s=$4} END {print u "/" s}')
@@ -229,13 +230,7 @@ for m in $models; do
         "$off" "$gpr" "$simd"
     want_simd="int W OK"
     [ "$sha3" = yes ] && want_simd="simd - OK"
-    for pair in "off:int - OK:$off" "gpr:gpr - OK:$gpr" "simd:$want_simd:$simd"; do
-        name=${pair%%:*} rest=${pair#*:} want=${rest%%:*} got=${rest#*:}
-        if [ "$got" != "$want" ]; then
-            echo "  $m $name: expected '$want', got '$got'" >&2
-            failed=1
-        fi
-    done
+    expect "$m" "off:int - OK:$off" "gpr:gpr - OK:$gpr" "simd:$want_simd:$simd"
 done
 [ $failed -eq 0 ] && echo "sha3_matrix: every cell as expected" || echo "sha3_matrix: FAILED" >&2
 sha2_matrix
