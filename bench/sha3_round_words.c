@@ -66,10 +66,10 @@ static int aarch64_round(const a64_sha3_config *design, bool spill)
     uint32_t w[512];
     a64_asm as;
     a64_asm_init(&as, w, 512);
-    as.fatal = false;
+    as.cb.fatal = false;
     a64_emit_sha3_round(&as, &cfg);
     if (a64_asm_failed(&as)) {
-        fprintf(stderr, "sha3_round_words: %s\n", as.errmsg);
+        fprintf(stderr, "sha3_round_words: %s\n", as.cb.errmsg);
         return 1;
     }
     for (size_t i = 0; i < a64_asm_pc(&as); i++)
@@ -82,10 +82,10 @@ static int x86_64_round(const x64_sha3_config *design)
     static uint8_t code[16384];
     x64_asm as;
     x64_asm_init(&as, code, sizeof code);
-    as.fatal = false;
+    as.cb.fatal = false;
     x64_emit_sha3_round(&as, design);
     if (x64_asm_failed(&as)) {
-        fprintf(stderr, "sha3_round_words: %s\n", as.errmsg);
+        fprintf(stderr, "sha3_round_words: %s\n", as.cb.errmsg);
         return 1;
     }
     for (size_t i = 0; i < x64_asm_pc(&as); i++)

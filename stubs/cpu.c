@@ -233,14 +233,17 @@ const char *cpu_first_feature_name(cpu_arch arch, uint64_t bits)
     return NULL;
 }
 
+/* Is name (NULL: none) exactly the len characters at s? */
+static bool name_is(const char *name, const char *s, size_t len)
+{
+    return name && strlen(name) == len && memcmp(name, s, len) == 0;
+}
+
 static int lookup_n(const cpu_arch_ops *ops, const char *name, size_t len)
 {
-    for (int f = 0; f < ops->feature_count; f++) {
-        const char *h = ops->features[f].hotspot_name, *k = ops->features[f].cpuinfo_name;
-        if ((h && strlen(h) == len && memcmp(h, name, len) == 0) ||
-            (k && strlen(k) == len && memcmp(k, name, len) == 0))
+    for (int f = 0; f < ops->feature_count; f++)
+        if (name_is(ops->features[f].hotspot_name, name, len) || name_is(ops->features[f].cpuinfo_name, name, len))
             return f;
-    }
     return -1;
 }
 
@@ -254,6 +257,17 @@ int cpu_feature_lookup(cpu_arch arch, const char *name)
 
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
+/* The text from begin to end without the blanks around it: its start, and its length in *len. */
+static const char *trim_blanks(const char *begin, const char *end, size_t *len)
+{
+    while (begin < end && is_blank(*begin))
+        begin++;
+    while (end > begin && is_blank(end[-1]))
+        end--;
+    *len = (size_t)(end - begin);
+    return begin;
+}
+
 bool cpuinfo_next_line(const char **pos, const char *end, cpuinfo_line *line)
 {
     const char *p = *pos;
@@ -265,29 +279,12 @@ bool cpuinfo_next_line(const char **pos, const char *end, cpuinfo_line *line)
     *pos = eol < end ? eol + 1 : end;
 
     const char *colon = memchr(p, ':', (size_t)(eol - p));
-    const char *key_end = colon ? colon : eol;
-    while (p < key_end && is_blank(*p))
-        p++;
-    while (key_end > p && is_blank(key_end[-1]))
-        key_end--;
-    line->key = p;
-    line->key_len = (size_t)(key_end - p);
-
-    const char *v = colon ? colon + 1 : eol, *v_end = eol;
-    while (v < v_end && is_blank(*v))
-        v++;
-    while (v_end > v && is_blank(v_end[-1]))
-        v_end--;
-    line->value = v;
-    line->value_len = (size_t)(v_end - v);
+    line->key = trim_blanks(p, colon ? colon : eol, &line->key_len);
+    line->value = trim_blanks(colon ? colon + 1 : eol, eol, &line->value_len);
     return true;
 }
 
-bool cpuinfo_key_is(const cpuinfo_line *line, const char *key)
-{
-    size_t n = strlen(key);
-    return line->key_len == n && memcmp(line->key, key, n) == 0;
-}
+bool cpuinfo_key_is(const cpuinfo_line *line, const char *key) { return name_is(key, line->key, line->key_len); }
 
 void cpuinfo_value_copy(const cpuinfo_line *line, char *buf, size_t len)
 {
@@ -321,11 +318,9 @@ uint64_t cpuinfo_feature_words(const cpu_arch_ops *ops, const char *words, size_
             p++;
         if (p == w)
             continue;
-        for (int f = 0; f < ops->feature_count; f++) {
-            const char *k = ops->features[f].cpuinfo_name;
-            if (k && strlen(k) == (size_t)(p - w) && memcmp(k, w, (size_t)(p - w)) == 0)
+        for (int f = 0; f < ops->feature_count; f++)
+            if (name_is(ops->features[f].cpuinfo_name, w, (size_t)(p - w)))
                 bits |= UINT64_C(1) << f;
-        }
     }
     return bits;
 }

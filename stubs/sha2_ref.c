@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "sha2_constants.h"
+
 static uint32_t rotl32(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
 static uint32_t rotr32(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 static uint64_t rotr64(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
@@ -19,6 +21,10 @@ static uint32_t be32(const uint8_t *p)
 }
 
 static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
+
+/* 4.1: Ch and Maj, shared by SHA-1 (4.1.1, with Parity) and SHA-2 (4.1.2, 4.1.3) */
+#define CH(x, y, z)  (((x) & (y)) ^ (~(x) & (z)))
+#define MAJ(x, y, z) (((x) & (y)) ^ ((x) & (z)) ^ ((y) & (z)))
 
 /* ---- SHA-1 (6.1.2) ----------------------------------------------------------------------------- */
 
@@ -33,13 +39,13 @@ void sha1_ref_compress(uint32_t st[5], const uint8_t *block)
     for (int t = 0; t < 80; t++) {
         uint32_t f, k;
         if (t < 20) {
-            f = (b & c) ^ (~b & d); /* Ch */
+            f = CH(b, c, d);
             k = 0x5a827999;
         } else if (t < 40) {
             f = b ^ c ^ d; /* Parity */
             k = 0x6ed9eba1;
         } else if (t < 60) {
-            f = (b & c) ^ (b & d) ^ (c & d); /* Maj */
+            f = MAJ(b, c, d);
             k = 0x8f1bbcdc;
         } else {
             f = b ^ c ^ d;
@@ -59,142 +65,74 @@ void sha1_ref_compress(uint32_t st[5], const uint8_t *block)
     st[4] += e;
 }
 
-/* ---- SHA-256 (4.2.2, 6.2.2) -------------------------------------------------------------------- */
+/* ---- SHA-256 and SHA-512 (4.1.2, 4.1.3, 4.2.2, 4.2.3, 6.2.2, 6.4.2) ------------------------------ */
 
-const uint32_t sha256_ref_k[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
+const uint32_t sha256_ref_k[64] = {SHA256_K_GROUPS(SHA2_K4)};
+const uint64_t sha512_ref_k[80] = {SHA512_K_GROUPS(SHA2_K4)};
 
-void sha256_ref_compress(uint32_t st[8], const uint8_t *block)
-{
-    uint32_t w[64];
-    for (int t = 0; t < 16; t++)
-        w[t] = be32(block + 4 * t);
-    for (int t = 16; t < 64; t++) {
-        uint32_t s0 = rotr32(w[t - 15], 7) ^ rotr32(w[t - 15], 18) ^ (w[t - 15] >> 3);
-        uint32_t s1 = rotr32(w[t - 2], 17) ^ rotr32(w[t - 2], 19) ^ (w[t - 2] >> 10);
-        w[t] = s1 + w[t - 7] + s0 + w[t - 16];
+/* 4.1.2 and 4.1.3: the functions of SHA-224/256 and SHA-384/512, which differ in their word size
+   and rotation counts only */
+static uint32_t Sigma0_256(uint32_t x) { return rotr32(x, 2) ^ rotr32(x, 13) ^ rotr32(x, 22); }
+static uint32_t Sigma1_256(uint32_t x) { return rotr32(x, 6) ^ rotr32(x, 11) ^ rotr32(x, 25); }
+static uint32_t sigma0_256(uint32_t x) { return rotr32(x, 7) ^ rotr32(x, 18) ^ (x >> 3); }
+static uint32_t sigma1_256(uint32_t x) { return rotr32(x, 17) ^ rotr32(x, 19) ^ (x >> 10); }
+
+static uint64_t Sigma0_512(uint64_t x) { return rotr64(x, 28) ^ rotr64(x, 34) ^ rotr64(x, 39); }
+static uint64_t Sigma1_512(uint64_t x) { return rotr64(x, 14) ^ rotr64(x, 18) ^ rotr64(x, 41); }
+static uint64_t sigma0_512(uint64_t x) { return rotr64(x, 1) ^ rotr64(x, 8) ^ (x >> 7); }
+static uint64_t sigma1_512(uint64_t x) { return rotr64(x, 19) ^ rotr64(x, 61) ^ (x >> 6); }
+
+/* 6.2.2 and 6.4.2 are one computation: sha<N>_ref_compress on words of type WORD, ROUNDS rounds,
+   with the functions and constants of SHA-N and its big-endian word loader LOAD */
+#define SHA2_COMPRESS(N, WORD, ROUNDS, LOAD)                                                       \
+    void sha##N##_ref_compress(WORD st[8], const uint8_t *block)                                   \
+    {                                                                                              \
+        WORD w[ROUNDS];                                                                            \
+        for (int t = 0; t < 16; t++)                                                               \
+            w[t] = LOAD(block + sizeof(WORD) * t);                                                 \
+        for (int t = 16; t < ROUNDS; t++)                                                          \
+            w[t] = sigma1_##N(w[t - 2]) + w[t - 7] + sigma0_##N(w[t - 15]) + w[t - 16];            \
+        WORD a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5], g = st[6], h = st[7]; \
+        for (int t = 0; t < ROUNDS; t++) {                                                         \
+            WORD t1 = h + Sigma1_##N(e) + CH(e, f, g) + sha##N##_ref_k[t] + w[t];                  \
+            WORD t2 = Sigma0_##N(a) + MAJ(a, b, c);                                                \
+            h = g;                                                                                 \
+            g = f;                                                                                 \
+            f = e;                                                                                 \
+            e = d + t1;                                                                            \
+            d = c;                                                                                 \
+            c = b;                                                                                 \
+            b = a;                                                                                 \
+            a = t1 + t2;                                                                           \
+        }                                                                                          \
+        st[0] += a;                                                                                \
+        st[1] += b;                                                                                \
+        st[2] += c;                                                                                \
+        st[3] += d;                                                                                \
+        st[4] += e;                                                                                \
+        st[5] += f;                                                                                \
+        st[6] += g;                                                                                \
+        st[7] += h;                                                                                \
     }
-    uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5], g = st[6], h = st[7];
-    for (int t = 0; t < 64; t++) {
-        uint32_t S1 = rotr32(e, 6) ^ rotr32(e, 11) ^ rotr32(e, 25);
-        uint32_t ch = (e & f) ^ (~e & g);
-        uint32_t t1 = h + S1 + ch + sha256_ref_k[t] + w[t];
-        uint32_t S0 = rotr32(a, 2) ^ rotr32(a, 13) ^ rotr32(a, 22);
-        uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
-        uint32_t t2 = S0 + maj;
-        h = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
-    }
-    st[0] += a;
-    st[1] += b;
-    st[2] += c;
-    st[3] += d;
-    st[4] += e;
-    st[5] += f;
-    st[6] += g;
-    st[7] += h;
-}
-
-/* ---- SHA-512 (4.2.3, 6.4.2) -------------------------------------------------------------------- */
-
-const uint64_t sha512_ref_k[80] = {
-    0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc, 0x3956c25bf348b538,
-    0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118, 0xd807aa98a3030242, 0x12835b0145706fbe,
-    0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2, 0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235,
-    0xc19bf174cf692694, 0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65,
-    0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5, 0x983e5152ee66dfab,
-    0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4, 0xc6e00bf33da88fc2, 0xd5a79147930aa725,
-    0x06ca6351e003826f, 0x142929670a0e6e70, 0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed,
-    0x53380d139d95b3df, 0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b,
-    0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30, 0xd192e819d6ef5218,
-    0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8, 0x19a4c116b8d2d0c8, 0x1e376c085141ab53,
-    0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8, 0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373,
-    0x682e6ff3d6b2b8a3, 0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec,
-    0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b, 0xca273eceea26619c,
-    0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178, 0x06f067aa72176fba, 0x0a637dc5a2c898a6,
-    0x113f9804bef90dae, 0x1b710b35131c471b, 0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc,
-    0x431d67c49c100d4c, 0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
-};
-
-void sha512_ref_compress(uint64_t st[8], const uint8_t *block)
-{
-    uint64_t w[80];
-    for (int t = 0; t < 16; t++)
-        w[t] = be64(block + 8 * t);
-    for (int t = 16; t < 80; t++) {
-        uint64_t s0 = rotr64(w[t - 15], 1) ^ rotr64(w[t - 15], 8) ^ (w[t - 15] >> 7);
-        uint64_t s1 = rotr64(w[t - 2], 19) ^ rotr64(w[t - 2], 61) ^ (w[t - 2] >> 6);
-        w[t] = s1 + w[t - 7] + s0 + w[t - 16];
-    }
-    uint64_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5], g = st[6], h = st[7];
-    for (int t = 0; t < 80; t++) {
-        uint64_t S1 = rotr64(e, 14) ^ rotr64(e, 18) ^ rotr64(e, 41);
-        uint64_t ch = (e & f) ^ (~e & g);
-        uint64_t t1 = h + S1 + ch + sha512_ref_k[t] + w[t];
-        uint64_t S0 = rotr64(a, 28) ^ rotr64(a, 34) ^ rotr64(a, 39);
-        uint64_t maj = (a & b) ^ (a & c) ^ (b & c);
-        uint64_t t2 = S0 + maj;
-        h = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
-    }
-    st[0] += a;
-    st[1] += b;
-    st[2] += c;
-    st[3] += d;
-    st[4] += e;
-    st[5] += f;
-    st[6] += g;
-    st[7] += h;
-}
+SHA2_COMPRESS(256, uint32_t, 64, be32)
+SHA2_COMPRESS(512, uint64_t, 80, be64)
+#undef SHA2_COMPRESS
 
 /* ---- multi-block (DigestBase.implCompressMultiBlock0) ------------------------------------------ */
 
-int sha1_ref_compress_multi(uint32_t st[5], const uint8_t *b, int ofs, int limit)
-{
-    do {
-        sha1_ref_compress(st, b + ofs);
-        ofs += 64;
-    } while (ofs <= limit);
-    return ofs;
-}
-
-int sha256_ref_compress_multi(uint32_t st[8], const uint8_t *b, int ofs, int limit)
-{
-    do {
-        sha256_ref_compress(st, b + ofs);
-        ofs += 64;
-    } while (ofs <= limit);
-    return ofs;
-}
-
-int sha512_ref_compress_multi(uint64_t st[8], const uint8_t *b, int ofs, int limit)
-{
-    do {
-        sha512_ref_compress(st, b + ofs);
-        ofs += 128;
-    } while (ofs <= limit);
-    return ofs;
-}
+#define COMPRESS_MULTI(NAME, WORD, NWORDS, BLOCK_BYTES)                                            \
+    int NAME##_ref_compress_multi(WORD st[NWORDS], const uint8_t *b, int ofs, int limit)           \
+    {                                                                                              \
+        do {                                                                                       \
+            NAME##_ref_compress(st, b + ofs);                                                      \
+            ofs += BLOCK_BYTES;                                                                    \
+        } while (ofs <= limit);                                                                    \
+        return ofs;                                                                                \
+    }
+COMPRESS_MULTI(sha1, uint32_t, 5, 64)
+COMPRESS_MULTI(sha256, uint32_t, 8, 64)
+COMPRESS_MULTI(sha512, uint64_t, 8, 128)
+#undef COMPRESS_MULTI
 
 /* ---- one-shot digests (5.1 padding, 5.3 initial values) ---------------------------------------- */
 

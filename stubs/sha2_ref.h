@@ -25,7 +25,7 @@ int sha1_ref_compress_multi(uint32_t st[5], const uint8_t *b, int ofs, int limit
 int sha256_ref_compress_multi(uint32_t st[8], const uint8_t *b, int ofs, int limit);
 int sha512_ref_compress_multi(uint64_t st[8], const uint8_t *b, int ofs, int limit);
 
-/* The FIPS 180-4 constants (the stubs' tables are checked against them). */
+/* The FIPS 180-4 round constants as arrays (the lists of sha2_constants.h). */
 extern const uint32_t sha256_ref_k[64];
 extern const uint64_t sha512_ref_k[80];
 

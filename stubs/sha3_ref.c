@@ -5,14 +5,9 @@
 
 #include <string.h>
 
-static const uint64_t RC[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
-    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
-    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
+#include "keccak_steps.h"
+
+static const uint64_t RC[24] = KECCAK_ROUND_CONSTS;
 
 static inline uint64_t rotl(uint64_t x, unsigned n) { return (x << n) | (x >> ((64 - n) & 63)); }
 
@@ -23,6 +18,17 @@ static inline uint64_t load_le64(const uint8_t *p)
         v = (v << 8) | p[k];
     return v;
 }
+
+/* chi on one row of five lanes: each lane ^= ~(the next) & (the one after), all from the old row */
+#define CHI_ROW(x0, x1, x2, x3, x4)                                                  \
+    do {                                                                             \
+        uint64_t t0 = x0, t1 = x1, t2 = x2, t3 = x3, t4 = x4;                        \
+        x0 = t0 ^ (~t1 & t2);                                                        \
+        x1 = t1 ^ (~t2 & t3);                                                        \
+        x2 = t2 ^ (~t3 & t4);                                                        \
+        x3 = t3 ^ (~t4 & t0);                                                        \
+        x4 = t4 ^ (~t0 & t1);                                                        \
+    } while (0)
 
 void sha3_ref_keccak(uint64_t st[25])
 {
@@ -75,42 +81,12 @@ void sha3_ref_keccak(uint64_t st[25])
         a17 = rotl(a11, 10);
         a11 = rotl(a7, 6);
         a7 = ay;
-        /* chi */
-        { uint64_t t0 = a0, t1 = a1, t2 = a2, t3 = a3, t4 = a4;
-          a0 = t0 ^ (~t1 & t2);
-          a1 = t1 ^ (~t2 & t3);
-          a2 = t2 ^ (~t3 & t4);
-          a3 = t3 ^ (~t4 & t0);
-          a4 = t4 ^ (~t0 & t1);
-        }
-        { uint64_t t0 = a5, t1 = a6, t2 = a7, t3 = a8, t4 = a9;
-          a5 = t0 ^ (~t1 & t2);
-          a6 = t1 ^ (~t2 & t3);
-          a7 = t2 ^ (~t3 & t4);
-          a8 = t3 ^ (~t4 & t0);
-          a9 = t4 ^ (~t0 & t1);
-        }
-        { uint64_t t0 = a10, t1 = a11, t2 = a12, t3 = a13, t4 = a14;
-          a10 = t0 ^ (~t1 & t2);
-          a11 = t1 ^ (~t2 & t3);
-          a12 = t2 ^ (~t3 & t4);
-          a13 = t3 ^ (~t4 & t0);
-          a14 = t4 ^ (~t0 & t1);
-        }
-        { uint64_t t0 = a15, t1 = a16, t2 = a17, t3 = a18, t4 = a19;
-          a15 = t0 ^ (~t1 & t2);
-          a16 = t1 ^ (~t2 & t3);
-          a17 = t2 ^ (~t3 & t4);
-          a18 = t3 ^ (~t4 & t0);
-          a19 = t4 ^ (~t0 & t1);
-        }
-        { uint64_t t0 = a20, t1 = a21, t2 = a22, t3 = a23, t4 = a24;
-          a20 = t0 ^ (~t1 & t2);
-          a21 = t1 ^ (~t2 & t3);
-          a22 = t2 ^ (~t3 & t4);
-          a23 = t3 ^ (~t4 & t0);
-          a24 = t4 ^ (~t0 & t1);
-        }
+        /* chi, row by row */
+        CHI_ROW(a0, a1, a2, a3, a4);
+        CHI_ROW(a5, a6, a7, a8, a9);
+        CHI_ROW(a10, a11, a12, a13, a14);
+        CHI_ROW(a15, a16, a17, a18, a19);
+        CHI_ROW(a20, a21, a22, a23, a24);
         /* iota */
         a0 ^= RC[ir];
     }
@@ -121,6 +97,7 @@ void sha3_ref_keccak(uint64_t st[25])
     st[15] = a15; st[16] = a16; st[17] = a17; st[18] = a18; st[19] = a19;
     st[20] = a20; st[21] = a21; st[22] = a22; st[23] = a23; st[24] = a24;
 }
+#undef CHI_ROW
 
 void sha3_ref_compress(uint64_t st[25], const uint8_t *buf, int block_size)
 {

@@ -16,10 +16,8 @@ The operands are the arguments of the C encoder call in order (general
 registers 0..30, 31 = zr, 32 = sp; see tests/test_a64_encoder.c for the call
 each form makes), so the C test re-encodes exactly the same case.
 
-Usage:
-    tests/gen_a64_goldens.py > tests/data/a64_goldens.txt     # regenerate (seeded)
-    tests/gen_a64_goldens.py --live TEST_EXE HEADER           # fresh sample, run the test
-The --live mode exits 77 (Meson's "skipped") when llvm-mc is not installed.
+Regenerate: tests/gen_a64_goldens.py > tests/data/a64_goldens.txt (the command line, its
+live mode included, is tests/golden_gen.py's).
 """
 import random
 import sys
@@ -267,17 +265,22 @@ def vlist(n, vt, t):
     return '{%s}' % ', '.join('v%d.%s' % ((vt + k) % 32, ARR[t]) for k in range(n))
 
 
+def post_index(g, mode, ops, text, size):
+    """a load/store's case with its post-index operand, if mode has one: 'post' the transfer
+    size (#size), 'post_reg' a register x0..x30"""
+    if mode == 'post':
+        return ops + [size], text + ', #%d' % size
+    if mode == 'post_reg':
+        rm = g.x()
+        return ops + [rm], text + ', %s' % gpr(rm)
+    return ops, text
+
+
 def ld1_form(name, mnemonic, mode):
     def fn(g):
         n, vt, t, rn = g.imm(1, 4), g.v(), g.r.randrange(8), g.xs()
-        ops, text = [n, vt, t, rn], '%s %s, [%s]' % (mnemonic, vlist(n, vt, t), gpr(rn))
-        if mode == 'post':
-            imm = n * (16 if t & 1 else 8)
-            ops, text = ops + [imm], text + ', #%d' % imm
-        elif mode == 'post_reg':
-            rm = g.x()
-            ops, text = ops + [rm], text + ', %s' % gpr(rm)
-        return ops, text
+        text = '%s %s, [%s]' % (mnemonic, vlist(n, vt, t), gpr(rn))
+        return post_index(g, mode, [n, vt, t, rn], text, n * (16 if t & 1 else 8))
     FORMS[name] = fn
 
 
@@ -290,14 +293,7 @@ for m in ('ld1', 'st1'):
 def ld1r_form(name, mode):
     def fn(g):
         vt, t, rn = g.v(), g.r.randrange(8), g.xs()
-        ops, text = [vt, t, rn], 'ld1r {v%d.%s}, [%s]' % (vt, ARR[t], gpr(rn))
-        if mode == 'post':
-            imm = 1 << (t >> 1)
-            ops, text = ops + [imm], text + ', #%d' % imm
-        elif mode == 'post_reg':
-            rm = g.x()
-            ops, text = ops + [rm], text + ', %s' % gpr(rm)
-        return ops, text
+        return post_index(g, mode, [vt, t, rn], 'ld1r {v%d.%s}, [%s]' % (vt, ARR[t], gpr(rn)), 1 << (t >> 1))
     FORMS[name] = fn
 
 

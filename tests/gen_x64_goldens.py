@@ -31,10 +31,8 @@ mov r64 with a simm32, movabs), so the bytes are checked, not the choice; and
 test_ri_32 leaves out eax, which llvm-mc encodes with its short form A9 while
 the header promises F7 /0 (tests/test_x64_encoder.c checks eax itself).
 
-Usage:
-    tests/gen_x64_goldens.py > tests/data/x64_goldens.txt     # regenerate (seeded)
-    tests/gen_x64_goldens.py --live TEST_EXE HEADER           # fresh sample, run the test
-The --live mode exits 77 (Meson's "skipped") when llvm-mc is not installed.
+Regenerate: tests/gen_x64_goldens.py > tests/data/x64_goldens.txt (the command line, its
+live mode included, is tests/golden_gen.py's).
 """
 import os
 import random
@@ -55,6 +53,7 @@ GPR64 = ['rax', 'rcx', 'rdx', 'rbx', 'rsp', 'rbp', 'rsi', 'rdi',
          'r8', 'r9', 'r10', 'r11', 'r12', 'r13', 'r14', 'r15']
 GPR32 = ['eax', 'ecx', 'edx', 'ebx', 'esp', 'ebp', 'esi', 'edi',
          'r8d', 'r9d', 'r10d', 'r11d', 'r12d', 'r13d', 'r14d', 'r15d']
+XMM = ['xmm%d' % n for n in range(16)]       # SSE and VEX: xmm0..xmm15
 VREG = ['xmm', 'ymm', 'zmm']                  # by x64_vlen
 VPTR = ['xmmword', 'ymmword', 'zmmword']
 ALU = ['add', 'or', 'and', 'sub', 'xor', 'cmp']                       # x64_alu
@@ -188,39 +187,46 @@ def form(name, weight=1):
     return deco
 
 
+# The forms of one instruction on registers and memory: regs names the registers (GPR64,
+# GPR32, XMM), size the memory operand's ('qword'; None: lea's none)
+
+def reg_form(name, mnemonic, regs):
+    def fn(g):
+        r = g.deck('r', range(len(regs)))
+        return [r], '%s %s' % (mnemonic, regs[r])
+    FORMS[name] = (fn, 1)
+
+
+def reg_reg_form(name, mnemonic, dregs, sregs):
+    def fn(g):
+        d, s = g.deck('d', range(len(dregs))), g.deck('s', range(len(sregs)))
+        return [d, s], '%s %s, %s' % (mnemonic, dregs[d], sregs[s])
+    FORMS[name] = (fn, 1)
+
+
+def reg_mem_form(name, mnemonic, size, regs):
+    def fn(g):
+        d, m = g.deck('d', range(len(regs))), g.mem('m')
+        return [d] + m, '%s %s, %s' % (mnemonic, regs[d], mem_text(m, size))
+    FORMS[name] = (fn, 1)
+
+
+def mem_reg_form(name, mnemonic, size, regs):
+    def fn(g):
+        m, s = g.mem('m'), g.deck('s', range(len(regs)))
+        return m + [s], '%s %s, %s' % (mnemonic, mem_text(m, size), regs[s])
+    FORMS[name] = (fn, 1)
+
+
 # integer moves
 
-@form('mov_rr')
-def _(g):
-    d, s = g.gpr('d'), g.gpr('s')
-    return [d, s], 'mov %s, %s' % (GPR64[d], GPR64[s])
-
-
-@form('mov_rr_32')
-def _(g):
-    d, s = g.gpr('d'), g.gpr('s')
-    return [d, s], 'mov %s, %s' % (GPR32[d], GPR32[s])
-
-
-def reg_mem_form(name, text, size, regs):
-    def fn(g):
-        d, m = g.gpr('d'), g.mem('m')
-        return [d] + m, text % (regs[d], mem_text(m, size))
-    FORMS[name] = (fn, 1)
-
-
-def mem_reg_form(name, text, size, regs):
-    def fn(g):
-        m, s = g.mem('m'), g.gpr('s')
-        return m + [s], text % (mem_text(m, size), regs[s])
-    FORMS[name] = (fn, 1)
-
-
-reg_mem_form('mov_rm', 'mov %s, %s', 'qword', GPR64)
-reg_mem_form('mov_rm_32', 'mov %s, %s', 'dword', GPR32)
-mem_reg_form('mov_mr', 'mov %s, %s', 'qword', GPR64)
-mem_reg_form('mov_mr_32', 'mov %s, %s', 'dword', GPR32)
-reg_mem_form('lea', 'lea %s, %s', None, GPR64)
+reg_reg_form('mov_rr', 'mov', GPR64, GPR64)
+reg_reg_form('mov_rr_32', 'mov', GPR32, GPR32)
+reg_mem_form('mov_rm', 'mov', 'qword', GPR64)
+reg_mem_form('mov_rm_32', 'mov', 'dword', GPR32)
+mem_reg_form('mov_mr', 'mov', 'qword', GPR64)
+mem_reg_form('mov_mr_32', 'mov', 'dword', GPR32)
+reg_mem_form('lea', 'lea', None, GPR64)
 
 
 @form('mov_ri')
@@ -332,16 +338,8 @@ def _(g):
     return [a, imm], 'test %s, %d' % (GPR32[a], imm)
 
 
-@form('not')
-def _(g):
-    r = g.gpr('r')
-    return [r], 'not %s' % GPR64[r]
-
-
-@form('not_32')
-def _(g):
-    r = g.gpr('r')
-    return [r], 'not %s' % GPR32[r]
+reg_form('not', 'not', GPR64)
+reg_form('not_32', 'not', GPR32)
 
 
 @form('not_m')
@@ -394,22 +392,9 @@ def _(g):
 
 # stack and control
 
-@form('push')
-def _(g):
-    r = g.gpr('r')
-    return [r], 'push %s' % GPR64[r]
-
-
-@form('pop')
-def _(g):
-    r = g.gpr('r')
-    return [r], 'pop %s' % GPR64[r]
-
-
-@form('call_r')
-def _(g):
-    r = g.gpr('r')
-    return [r], 'call %s' % GPR64[r]
+reg_form('push', 'push', GPR64)
+reg_form('pop', 'pop', GPR64)
+reg_form('call_r', 'call', GPR64)
 
 
 for _name in ('leave', 'ret', 'ud2', 'nop'):
@@ -462,28 +447,10 @@ def _(g):
     return [l, d, s], 'vmovdqa %s, %s' % (vr(l, d), vr(l, s))
 
 
-@form('vmovq_xr')
-def _(g):
-    d, s = g.xmm('d'), g.gpr('s')
-    return [d, s], 'vmovq xmm%d, %s' % (d, GPR64[s])
-
-
-@form('vmovq_rx')
-def _(g):
-    d, s = g.gpr('d'), g.xmm('s')
-    return [d, s], 'vmovq %s, xmm%d' % (GPR64[d], s)
-
-
-@form('vmovq_load')
-def _(g):
-    d, m = g.xmm('d'), g.mem('m')
-    return [d] + m, 'vmovq xmm%d, %s' % (d, mem_text(m, 'qword'))
-
-
-@form('vmovq_store')
-def _(g):
-    m, s = g.mem('m'), g.xmm('s')
-    return m + [s], 'vmovq %s, xmm%d' % (mem_text(m, 'qword'), s)
+reg_reg_form('vmovq_xr', 'vmovq', XMM, GPR64)
+reg_reg_form('vmovq_rx', 'vmovq', GPR64, XMM)
+reg_mem_form('vmovq_load', 'vmovq', 'qword', XMM)
+mem_reg_form('vmovq_store', 'vmovq', 'qword', XMM)
 
 
 @form('vop_rrr', 2)
@@ -711,22 +678,9 @@ def _(g):
     return [l, d, a, b, imm], 'vpalignr %s, %s, %s, %d' % (vr(l, d), vr(l, a), vr(l, b), imm)
 
 
-@form('movdqu_load')
-def _(g):
-    d, m = g.xmm('d'), g.mem('m')
-    return [d] + m, 'movdqu xmm%d, %s' % (d, mem_text(m, 'xmmword'))
-
-
-@form('movdqu_store')
-def _(g):
-    m, s = g.mem('m'), g.xmm('s')
-    return m + [s], 'movdqu %s, xmm%d' % (mem_text(m, 'xmmword'), s)
-
-
-@form('movdqa_rr')
-def _(g):
-    d, s = g.xmm('d'), g.xmm('s')
-    return [d, s], 'movdqa xmm%d, xmm%d' % (d, s)
+reg_mem_form('movdqu_load', 'movdqu', 'xmmword', XMM)
+mem_reg_form('movdqu_store', 'movdqu', 'xmmword', XMM)
+reg_reg_form('movdqa_rr', 'movdqa', XMM, XMM)
 
 
 def sse_text(op, dst, src):

@@ -125,7 +125,7 @@ static golden_form *find_form(const golden_arch *g, const char *name, size_t *k)
     return NULL;
 }
 
-void golden_check_file(const golden_arch *g, const char *path)
+static void check_file(const golden_arch *g, const char *path)
 {
     static uint8_t code[1 << 17];
     FILE *f = fopen(path, "r");
@@ -185,7 +185,7 @@ void golden_check_file(const golden_arch *g, const char *path)
     assert_int_equal(bad, 0);
 }
 
-void golden_check_coverage(const golden_arch *g, const char *header, long min_cases)
+static void check_coverage(const golden_arch *g, const char *header, long min_cases)
 {
     int bad = 0;
     for (size_t k = 0; k < g->nforms; k++) {
@@ -234,4 +234,47 @@ void golden_check_coverage(const golden_arch *g, const char *header, long min_ca
     else
         assert_true(encoders >= (int)g->nforms - 1);
     assert_int_equal(bad, 0);
+}
+
+/* ---- the test's main ------------------------------------------------------ */
+
+static const golden_arch *arch;
+static const char *goldens_path, *header_path;
+static long min_cases;
+
+static void test_goldens(void **state)
+{
+    (void)state;
+    check_file(arch, goldens_path);
+}
+
+/* Every form has goldens; every encoder in the header is called by a form. */
+static void test_coverage(void **state)
+{
+    (void)state;
+    check_coverage(arch, header_path, min_cases);
+}
+
+int golden_main(int argc, char **argv, const golden_arch *g, long default_min_cases, const struct CMUnitTest *own,
+                size_t nown)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s GOLDENS HEADER [MIN_CASES_PER_FORM]\n", argv[0]);
+        return 2;
+    }
+    arch = g;
+    goldens_path = argv[1];
+    header_path = argv[2];
+    min_cases = argc > 3 ? atol(argv[3]) : default_min_cases;
+    struct CMUnitTest tests[16] = {
+        cmocka_unit_test(test_goldens),
+        cmocka_unit_test(test_coverage),   /* after test_goldens: uses its counts */
+    };
+    const size_t n = 2 + nown;
+    if (n > sizeof tests / sizeof tests[0]) {
+        fprintf(stderr, "golden_main: %zu tests, room for %zu\n", n, sizeof tests / sizeof tests[0]);
+        return 2;
+    }
+    memcpy(tests + 2, own, nown * sizeof *own);
+    return _cmocka_run_group_tests("tests", tests, n, NULL, NULL);
 }

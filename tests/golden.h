@@ -1,8 +1,9 @@
 /*
  * tests/golden.h — what the encoder tests share (tests/test_a64_encoder.c, tests/test_x64_encoder.c):
- * the check of an architecture's encoder against llvm-mc's encodings in a goldens file
- * (tests/gen_<arch>_goldens.py writes it), the coverage of the encoders its header declares, and
- * llvm-mc's disassembly for the reports. Each test gives its forms and how to encode one.
+ * their main, which checks an architecture's encoder against llvm-mc's encodings in a goldens file
+ * (tests/gen_<arch>_goldens.py writes it) and the coverage of the encoders its header declares
+ * before the test's own tests, and llvm-mc's disassembly for the reports. Each test gives its
+ * forms and how to encode one.
  *
  * A goldens line: form <TAB> operands of the C encoder call <TAB> llvm-mc's encoding <TAB> assembly.
  */
@@ -22,6 +23,9 @@ typedef struct golden_form {
     long count;
 } golden_form;
 
+/* A test's form list is an X-macro of rows X(name, nargs, call); this X makes a row a golden_form. */
+#define GOLDEN_FORM(name, nargs, call) {#name, nargs, #call, 0},
+
 typedef struct golden_arch {
     const char *prefix;            /* the header's encoders: "void PREFIXname(PREFIXasm *as, ..." ("a64_") */
     const char *llvm_mc;           /* llvm-mc's options for disassembly ("-triple=aarch64 -mattr=+sha3") */
@@ -38,14 +42,20 @@ typedef struct golden_arch {
     size_t (*encoding)(const char *field, uint8_t *want, size_t cap);
 } golden_arch;
 
-/* Every line of the goldens file at path through g's encoder: its form's encoding must be
-   llvm-mc's, byte for byte. Reports each mismatch (the first 20: both encodings, the first
-   differing unit's bits, llvm-mc's reading of the encoder's bytes) and fails the test. */
-void golden_check_file(const golden_arch *g, const char *path);
+struct CMUnitTest;
 
-/* After golden_check_file: every form had at least min_cases goldens (a form without operands
-   one), and every encoder header declares is some form's call. */
-void golden_check_coverage(const golden_arch *g, const char *header, long min_cases);
+/*
+ * The encoder test's main, `TEST GOLDENS HEADER [MIN_CASES_PER_FORM]` (min_cases when the third
+ * is left out). Runs, before the test's own tests:
+ *   test_goldens   every line of GOLDENS through g's encoder: its form's encoding must be
+ *                  llvm-mc's, byte for byte; each mismatch is reported (the first 20: both
+ *                  encodings, the first differing unit's bits, llvm-mc's reading of the
+ *                  encoder's bytes);
+ *   test_coverage  then every form had at least MIN_CASES_PER_FORM goldens (a form without
+ *                  operands one), and every encoder HEADER declares is some form's call.
+ */
+int golden_main(int argc, char **argv, const golden_arch *g, long min_cases, const struct CMUnitTest *tests,
+                size_t ntests);
 
 bool golden_have_llvm_mc(void);
 

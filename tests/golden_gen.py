@@ -1,7 +1,13 @@
 """tests/golden_gen.py — what the llvm-mc golden generators share (tests/gen_a64_goldens.py,
 tests/gen_x64_goldens.py; the C side is tests/golden.h): the command line, the live mode that
 assembles a fresh sample and runs the encoder test on it, the goldens file's header, and
-llvm-mc's -show-encoding output read back."""
+llvm-mc's -show-encoding output read back.
+
+A generator's command line (ARCH a64 or x64):
+    tests/gen_ARCH_goldens.py > tests/data/ARCH_goldens.txt   # regenerate (seeded)
+    tests/gen_ARCH_goldens.py --live TEST_EXE HEADER          # fresh sample, run the test
+--seed and --cases (per form) change the sample. The --live mode exits 77 (Meson's "skipped")
+when llvm-mc is not installed."""
 import argparse
 import os
 import random

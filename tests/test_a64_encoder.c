@@ -28,9 +28,6 @@
 #include "golden.h"
 #include "macroassembler_aarch64.h"
 
-static const char *goldens_path, *header_path;
-static long min_cases = 100;
-
 /* ---- the forms: name, operand count, the encoder call (operands in a[]) ---- */
 
 #define R(k)  ((a64_reg)a[k])
@@ -156,11 +153,7 @@ A64_FORMS(ENCODER)
 #undef ENCODER
 
 /* the forms as the harness sees them (tests/golden.h) */
-static golden_form forms[] = {
-#define ROW(name, nargs, call) {#name, nargs, #call, 0},
-    A64_FORMS(ROW)
-#undef ROW
-};
+static golden_form forms[] = {A64_FORMS(GOLDEN_FORM)};
 #define NFORMS (sizeof forms / sizeof forms[0])
 
 static void (*const encoders[])(a64_asm *as, const int64_t *a) = {
@@ -175,11 +168,11 @@ static long encode(size_t k, const int64_t *a, uint8_t *out, size_t cap, const c
     uint32_t w = 0;
     a64_asm as;
     a64_asm_init(&as, &w, 1);
-    as.fatal = false;
+    as.cb.fatal = false;
     encoders[k](&as, a);
-    if (as.failed || as.pos != 1 || cap < 4) {
+    if (as.cb.failed || as.cb.pos != 1 || cap < 4) {
         static char why[256];
-        snprintf(why, sizeof why, "%s", as.failed ? as.errmsg : "not one word");
+        snprintf(why, sizeof why, "%s", as.cb.failed ? as.cb.errmsg : "not one word");
         *err = why;
         return -1;
     }
@@ -202,27 +195,11 @@ static size_t encoding(const char *field, uint8_t *want, size_t cap)
 
 /* buffer and label plumbing is tested below, not by goldens; the label branches' _off twins
    carry their goldens */
-static const char *const unexercised[] = {"a64_asm_init(", "a64_asm_fail(", "a64_emit(", "a64_bind(", "a64_b(",
-                                          "a64_b_cond(",   "a64_cbz(",      "a64_cbnz(", "a64_tbz(",  "a64_tbnz(",
-                                          NULL};
+static const char *const unexercised[] = {"a64_asm_init(", "a64_emit(", "a64_bind(", "a64_b(",   "a64_b_cond(",
+                                          "a64_cbz(",      "a64_cbnz(", "a64_tbz(",  "a64_tbnz(", NULL};
 
 static const golden_arch a64 = {"a64_", "-triple=aarch64 -mattr=+sha3", "//", 4, forms, NFORMS, unexercised, false,
                                 encode, encoding};
-
-/* ---- the goldens --------------------------------------------------------- */
-
-static void test_goldens(void **state)
-{
-    (void)state;
-    golden_check_file(&a64, goldens_path);
-}
-
-/* Every form has goldens; every encoder in the header is called by a form. */
-static void test_coverage(void **state)
-{
-    (void)state;
-    golden_check_coverage(&a64, header_path, min_cases);
-}
 
 /* ---- the field setter ---------------------------------------------------- */
 
@@ -249,37 +226,37 @@ static void test_field_setter(void **state)
         uint32_t buf[1];
         a64_asm as;
         a64_asm_init(&as, buf, 1);
-        as.fatal = false;
+        as.cb.fatal = false;
         a64_insn i = a64_insn_begin(&as, "test");
         if (cases[k].is_signed)
             a64_sf(&i, cases[k].value, cases[k].hi, cases[k].lo, "imm");
         else
             a64_f(&i, cases[k].value, cases[k].hi, cases[k].lo, "imm");
-        if (cases[k].ok == as.failed)
+        if (cases[k].ok == as.cb.failed)
             fail_msg("case %zu: value %lld bits %d..%d: %s", k, (long long)cases[k].value,
-                     cases[k].hi, cases[k].lo, as.failed ? as.errmsg : "accepted");
+                     cases[k].hi, cases[k].lo, as.cb.failed ? as.cb.errmsg : "accepted");
         if (!cases[k].ok)
-            assert_non_null(strstr(as.errmsg, "imm"));   /* the message names the field */
+            assert_non_null(strstr(as.cb.errmsg, "imm"));   /* the message names the field */
     }
     /* a bit set twice is refused; an instruction with unset bits is refused */
     uint32_t w = 0x12345678;
     a64_asm as;
     a64_asm_init(&as, &w, 1);
-    as.fatal = false;
+    as.cb.fatal = false;
     a64_insn i = a64_insn_begin(&as, "test");
     a64_f(&i, 1, 31, 16, "hi");
     a64_f(&i, 1, 16, 0, "lo");
-    assert_true(as.failed);
-    assert_non_null(strstr(as.errmsg, "lo"));
+    assert_true(as.cb.failed);
+    assert_non_null(strstr(as.cb.errmsg, "lo"));
     a64_insn_end(&i);
     assert_int_equal(w, 0);   /* a refused instruction is emitted as UDF #0 */
     a64_asm_init(&as, &w, 1);
-    as.fatal = false;
+    as.cb.fatal = false;
     i = a64_insn_begin(&as, "test");
     a64_f(&i, 1, 15, 0, "half");
     a64_insn_end(&i);
-    assert_true(as.failed);
-    assert_non_null(strstr(as.errmsg, "never set"));
+    assert_true(as.cb.failed);
+    assert_non_null(strstr(as.cb.errmsg, "never set"));
 }
 
 /* ---- encoders refuse what does not fit ----------------------------------- */
@@ -288,7 +265,7 @@ static a64_asm *fresh(a64_asm *as, uint32_t *buf)
 {
     buf[0] = 0xdeadbeef;
     a64_asm_init(as, buf, 2);
-    as->fatal = false;
+    as->cb.fatal = false;
     return as;
 }
 
@@ -296,16 +273,16 @@ static a64_asm *fresh(a64_asm *as, uint32_t *buf)
 static void check_refusal(const a64_asm *as, const uint32_t *buf, const char *call, const char *why)
 {
     if (why == NULL) {
-        if (as->failed)
-            fail_msg("%s: refused: %s", call, as->errmsg);
+        if (as->cb.failed)
+            fail_msg("%s: refused: %s", call, as->cb.errmsg);
         return;
     }
-    if (!as->failed)
+    if (!as->cb.failed)
         fail_msg("%s: accepted, 0x%08x", call, buf[0]);
-    if (!strstr(as->errmsg, why))
-        fail_msg("%s: message '%s' lacks '%s'", call, as->errmsg, why);
+    if (!strstr(as->cb.errmsg, why))
+        fail_msg("%s: message '%s' lacks '%s'", call, as->cb.errmsg, why);
     assert_int_equal(buf[0], 0);   /* UDF #0 in its place */
-    assert_int_equal(as->pos, 1);  /* offsets stay right */
+    assert_int_equal(as->cb.pos, 1);  /* offsets stay right */
 }
 
 static void test_refusals(void **state)
@@ -392,7 +369,7 @@ static void test_labels(void **state)
     a64_asm as, ref;
     a64_asm_init(&as, code, 16);
     a64_asm_init(&ref, want, 16);
-    as.fatal = ref.fatal = false;
+    as.cb.fatal = ref.cb.fatal = false;
     a64_label top, out;
     a64_label_init(&top);
     a64_label_init(&out);
@@ -413,8 +390,8 @@ static void test_labels(void **state)
     a64_cbnz_off(&ref, A64_W32, A64_R3, -16);
     a64_ret(&ref, A64_RLR);
 
-    assert_false(as.failed);
-    assert_int_equal(as.pos, 6);
+    assert_false(as.cb.failed);
+    assert_int_equal(as.cb.pos, 6);
     for (int k = 0; k < 6; k++)
         if (code[k] != want[k])
             fail_msg("word %d: 0x%08x, want 0x%08x", k, code[k], want[k]);
@@ -422,35 +399,35 @@ static void test_labels(void **state)
     /* a forward tbz beyond ±32 KiB is refused when the label is bound */
     static uint32_t big[9000];
     a64_asm_init(&as, big, 9000);
-    as.fatal = false;
+    as.cb.fatal = false;
     a64_label far;
     a64_label_init(&far);
     a64_tbz(&as, A64_R0, 1, &far);
     for (int k = 0; k < 8200; k++)
         a64_emit(&as, 0xd503201f);   /* nop */
-    assert_false(as.failed);
+    assert_false(as.cb.failed);
     a64_bind(&as, &far);
-    assert_true(as.failed);
-    assert_non_null(strstr(as.errmsg, "offset"));
+    assert_true(as.cb.failed);
+    assert_non_null(strstr(as.cb.errmsg, "offset"));
     assert_int_equal(big[0], 0);
 
     /* binding twice, and a full buffer, fail the buffer */
     a64_asm_init(&as, code, 1);
-    as.fatal = false;
+    as.cb.fatal = false;
     a64_label l;
     a64_label_init(&l);
     a64_bind(&as, &l);
     a64_bind(&as, &l);
-    assert_true(as.failed);
-    assert_non_null(strstr(as.errmsg, "bound twice"));
+    assert_true(as.cb.failed);
+    assert_non_null(strstr(as.cb.errmsg, "bound twice"));
     a64_asm_init(&as, code, 1);
-    as.fatal = false;
+    as.cb.fatal = false;
     a64_ret(&as, A64_RLR);
-    assert_false(as.failed);
+    assert_false(as.cb.failed);
     a64_ret(&as, A64_RLR);
-    assert_true(as.failed);
-    assert_non_null(strstr(as.errmsg, "full"));
-    assert_int_equal(as.pos, 2);   /* the size probe keeps counting */
+    assert_true(as.cb.failed);
+    assert_non_null(strstr(as.cb.errmsg, "full"));
+    assert_int_equal(as.cb.pos, 2);   /* the size probe keeps counting */
 }
 
 /* ---- the pseudo-instructions --------------------------------------------- */
@@ -506,7 +483,7 @@ static void test_macroassembler(void **state)
             memcpy(x, init, sizeof x);
             uint64_t vn = x[n], vm = x[m], va = x[a], want;
             a64_asm_init(&as, code, 4);
-            as.fatal = false;
+            as.cb.fatal = false;
             int imm = (n * 7 + m * 13 + a) & 63;
             switch (op) {
             case 0: a64m_rol(&as, d, n, imm);      want = rol64(vn, imm); break;
@@ -520,8 +497,8 @@ static void test_macroassembler(void **state)
                 want = vn ^ (vm & ~va);
                 break;
             }
-            assert_false(as.failed);
-            run_words(code, as.pos, x);
+            assert_false(as.cb.failed);
+            run_words(code, as.cb.pos, x);
             if (x[d] != want)
                 fail_msg("op %d d=x%d n=x%d m=x%d a=x%d: 0x%016llx, want 0x%016llx", op, d, n, m,
                          a, (unsigned long long)x[d], (unsigned long long)want);
@@ -539,9 +516,9 @@ static void test_macroassembler(void **state)
     assert_memory_equal(code, want, sizeof code);
     /* bcax refuses a temporary that is its source */
     a64_asm_init(&as, code, 2);
-    as.fatal = false;
+    as.cb.fatal = false;
     a64m_bcax(&as, A64_R1, A64_R1, A64_R2, A64_R3, A64_R1);
-    assert_true(as.failed);
+    assert_true(as.cb.failed);
 
     /* push_d/pop_d: d8.. in pairs below sp, popped in reverse; an odd or too large count is refused */
     uint32_t saves[8], want_saves[8];
@@ -555,34 +532,24 @@ static void test_macroassembler(void **state)
     a64_ldpd(&ref, A64_V12, A64_V13, A64_SP, 32);
     a64_ldpd(&ref, A64_V10, A64_V11, A64_SP, 16);
     a64_ldpd_post(&ref, A64_V8, A64_V9, A64_SP, 48);
-    assert_int_equal(as.pos, 6);
+    assert_int_equal(as.cb.pos, 6);
     assert_memory_equal(saves, want_saves, 6 * sizeof saves[0]);
     for (int n = 0; n <= 10; n++) {
         a64_asm_init(&as, saves, 8);
-        as.fatal = false;
+        as.cb.fatal = false;
         a64m_push_d(&as, n);
-        if (as.failed != (n < 2 || n > 8 || n % 2 != 0))
-            fail_msg("push_d(%d): %s", n, as.failed ? as.errmsg : "accepted");
+        if (as.cb.failed != (n < 2 || n > 8 || n % 2 != 0))
+            fail_msg("push_d(%d): %s", n, as.cb.failed ? as.cb.errmsg : "accepted");
     }
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s GOLDENS HEADER [MIN_CASES_PER_FORM]\n", argv[0]);
-        return 2;
-    }
-    goldens_path = argv[1];
-    header_path = argv[2];
-    if (argc > 3)
-        min_cases = atol(argv[3]);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_goldens),
-        cmocka_unit_test(test_coverage),   /* after test_goldens: uses its counts */
         cmocka_unit_test(test_field_setter),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_macroassembler),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return golden_main(argc, argv, &a64, 100, tests, sizeof tests / sizeof tests[0]);
 }

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "inline_callees.h"
 #include "testutil.h"
 
 enum { EXACT = TU_EXACT, PREFIX = TU_PREFIX, CONTAINS = TU_CONTAINS };
@@ -39,14 +40,7 @@ typedef struct cli_case {
 #define VERSION TU_VERSION
 #define USAGE_HEAD TU_USAGE_HEAD
 
-static const char ret42[] =
-    "module T\n"
-    "\n"
-    "method main() -> int\n"
-    "    var r: long\n"
-    "    ldi r, 42\n"
-    "    ret r\n"
-    "end\n";
+static const char ret42[] = TU_RET42;
 
 static const char hi_void[] =
     "module T\n"
@@ -531,21 +525,9 @@ static const char inlining[] =
     "    x: long\n"
     "end\n"
     "; reads acc and i before writing them: zero on every entry\n"
-    "method sumTo(n: long) -> long\n"
-    "    var acc, i: long\n"
-    "loop:\n"
-    "    bge i, n, done\n"
-    "    add acc, acc, i\n"
-    "    add i, i, 1\n"
-    "    jmp loop\n"
-    "done:\n"
-    "    ret acc\n"
-    "end\n"
+    SUM_TO_METHOD
     "; writes its parameter: the caller's argument keeps its value\n"
-    "method twice(a: long) -> long\n"
-    "    add a, a, a\n"
-    "    ret a\n"
-    "end\n"
+    TWICE_METHOD
     "; a reference read before written (null on every entry), two returns\n"
     "method firstOr(p: P, d: long) -> long\n"
     "    var q: P\n"
@@ -801,48 +783,12 @@ static const cli_case cases[] = {
      "Unrecognized option: -foo\n" FATAL_TAIL},
 };
 
-typedef struct paths {
-    char prog[4096], data[4096];
-} paths;
-
-/* an argument with "@prog" and "@data" replaced; a whole "@src:<rel>" is the source file rel (malloc'ed) */
-static char *subst(const char *s, const tu_key *keys)
-{
-    if (strncmp(s, "@src:", 5) == 0) {
-        char *path = strdup(tu_source_path(s + 5));
-        assert_non_null(path);
-        return path;
-    }
-    return tu_replace(s, keys);
-}
-
 static void run_case(void **state)
 {
     const cli_case *c = *state;
-    paths p = {{0}, {0}};
-    char fname[128];
-    if (c->src) {
-        snprintf(fname, sizeof fname, "cli-%s.mva", c->name);
-        snprintf(p.prog, sizeof p.prog, "%s", tu_temp_file(fname, c->src, strlen(c->src)));
-    }
-    if (c->data) {
-        snprintf(fname, sizeof fname, "cli-%s.txt", c->name);
-        snprintf(p.data, sizeof p.data, "%s", tu_temp_file(fname, c->data, strlen(c->data)));
-    }
-    const tu_key keys[] = {{"@prog", p.prog}, {"@data", p.data}, {NULL, NULL}};
-    char *argv[9] = {NULL};
-    for (size_t i = 0; i < 8 && c->argv[i]; i++)
-        argv[i] = subst(c->argv[i], keys);
-
-    tu_result r = tu_run((const char *const *)argv, c->in, 60);
-    if (p.prog[0])
-        unlink(p.prog);
-    if (p.data[0])
-        unlink(p.data);
-    tu_expect_run(&r, c->status, c->out_mode, c->out, c->err_mode, c->err, keys);
-    for (size_t i = 0; i < 8; i++)
-        free(argv[i]);
-    tu_result_free(&r);
+    const tu_key files[] = {{"@prog", c->src}, {"@data", c->data}, {NULL, NULL}};
+    tu_run_cli(&(tu_cli_run){c->name, files, c->argv, 8, NULL, c->in}, c->status, c->out_mode, c->out, c->err_mode,
+               c->err);
 }
 
 /* Standard input larger than a pipe buffer goes through whole (tu_run feeds it while draining). */
@@ -871,10 +817,8 @@ static void cat_large_stdin(void **state)
 
 int main(void)
 {
-    enum { N = sizeof cases / sizeof cases[0] };
-    static struct CMUnitTest tests[N + 1];
-    for (size_t i = 0; i < N; i++)
-        tests[i] = (struct CMUnitTest){cases[i].name, run_case, NULL, NULL, (void *)&cases[i]};
-    tests[N] = (struct CMUnitTest){"cat_large_stdin", cat_large_stdin, NULL, NULL, NULL};
-    return _cmocka_run_group_tests("cli", tests, N + 1, NULL, NULL);
+    tu_group g = {0};
+    TU_ADD_TABLE(&g, cases, run_case);
+    TU_ADD_TEST(&g, cat_large_stdin);
+    return tu_run_group("cli", &g, NULL, NULL);
 }

@@ -313,12 +313,19 @@ static void set_default_actions(void)
     signal(SIGBUS, SIG_DFL);
 }
 
-static void crash_in_stub_names_it(void *arg)
+/* minivm's crash handler over the code cache cc, in a child (status 98 when it cannot be installed) */
+static void install_crash_handler(const codecache *cc)
+{
+    if (!stub_crash_handler_install(cc, stub_arch_ops_for(cpu_host_arch())))
+        _exit(98);
+}
+
+/* A child's body: the default actions, the crash handler over the cache arg, then its first stub called. */
+static void call_first_stub(void *arg)
 {
     const codecache *cc = arg;
     set_default_actions();
-    if (!stub_crash_handler_install(cc, stub_arch_ops_for(cpu_host_arch())))
-        _exit(98);
+    install_crash_handler(cc);
     call_stub((void *)(uintptr_t)cc->stubs[0].entry);
 }
 
@@ -328,7 +335,7 @@ static void crash_in_a_stub_prints_its_line_and_registers_and_aborts(void **stat
     codecache cc;
     size_t fault_offset;
     const stub_mark *m = host_stub(&cc, FAULT_AFTER_ONE, 0, &fault_offset);
-    child_result r = in_child(crash_in_stub_names_it, &cc);
+    child_result r = in_child(call_first_stub, &cc);
     expect_signal(&r, SIGABRT); /* abort(): 134 in a shell, as HotSpot's fatal error */
     char want[256];
     snprintf(want, sizeof want, "# minivm: SIGILL (0x4) in stub test_stub (host) at offset 0x%04zx, pc=0x%016" PRIxPTR "\n",
@@ -353,16 +360,6 @@ static void crash_in_a_stub_prints_its_line_and_registers_and_aborts(void **stat
     codecache_release(&cc);
 }
 
-/* A SIGILL just past the recorded stub: the bytes are in the cache, but in no stub. */
-static void crash_past_the_stub(void *arg)
-{
-    const codecache *cc = arg;
-    set_default_actions();
-    if (!stub_crash_handler_install(cc, stub_arch_ops_for(cpu_host_arch())))
-        _exit(98);
-    call_stub((void *)(uintptr_t)cc->stubs[0].entry);
-}
-
 static void segv_outside_stubs(void *arg)
 {
     (void)arg;
@@ -377,16 +374,14 @@ static void segv_outside_stubs(void *arg)
 static void segv_outside_stubs_default(void *arg)
 {
     set_default_actions();
-    if (!stub_crash_handler_install(arg, stub_arch_ops_for(cpu_host_arch())))
-        _exit(98);
+    install_crash_handler(arg);
     segv_outside_stubs(arg);
 }
 
 static void raised_segv_default(void *arg)
 {
     set_default_actions();
-    if (!stub_crash_handler_install(arg, stub_arch_ops_for(cpu_host_arch())))
-        _exit(98);
+    install_crash_handler(arg);
     raise(SIGSEGV); /* sent, not a fault (si_code SI_TKILL) */
 }
 
@@ -396,8 +391,7 @@ static void segv_outside_stubs_program_handler(void *arg)
 {
     set_default_actions();
     signal(SIGSEGV, program_handler); /* installed before minivm's: the previous action */
-    if (!stub_crash_handler_install(arg, stub_arch_ops_for(cpu_host_arch())))
-        _exit(98);
+    install_crash_handler(arg);
     segv_outside_stubs(arg);
 }
 
@@ -421,7 +415,8 @@ static void faults_outside_stubs_reach_the_previous_action(void **state)
         int signal; /* killed by it; 0: exited with status */
         int status;
     } cases[] = {
-        {"SIGILL just past the stub: default action", crash_past_the_stub, SIGILL, 0},
+        /* the bytes are in the cache, but in no stub */
+        {"SIGILL just past the stub: default action", call_first_stub, SIGILL, 0},
         {"SIGSEGV outside: default action", segv_outside_stubs_default, SIGSEGV, 0},
         {"raise(SIGSEGV): default action", raised_segv_default, SIGSEGV, 0},
         {"SIGSEGV outside: the program's handler", segv_outside_stubs_program_handler, 0, 40 + SIGSEGV % 20},

@@ -243,12 +243,6 @@ static const input *find_input(const char *name, size_t len)
     return NULL;
 }
 
-static int sanitized(void)
-{
-    const char *s = getenv("MINIVM_SANITIZED");
-    return s && strcmp(s, "1") == 0;
-}
-
 /* ---- the oracle: OpenSSL ---- */
 
 typedef struct oracle {
@@ -511,8 +505,7 @@ static void large_file(void **state)
     (void)state;
     /* under sanitizers and under QEMU (MINIVM_EMULATED=1, where the RSS is QEMU's and not asserted)
        a smaller file: the streaming is the same, the time a fraction */
-    const char *emulated = getenv("MINIVM_EMULATED");
-    bool small = sanitized() || (emulated && strcmp(emulated, "1") == 0);
+    bool small = tu_sanitized() || tu_emulated();
     size_t mib = small ? LARGE_MIB_SANITIZED : LARGE_MIB;
     char path[4200];
     snprintf(path, sizeof path, "%s/large.bin", temp_dir);
@@ -553,13 +546,13 @@ static void large_file(void **state)
     assert_string_equal(r.out, want);
     long rss = r.maxrss_kib;
     tu_result_free(&r);
-    if (sanitized()) {
+    if (tu_sanitized()) {
         print_message("    (sanitized build: RSS assertion skipped)\n");
         return;
     }
     /* Cross builds run the tool under QEMU user mode (MINIVM_EMULATED=1,
        tests/meson.build): the child's RSS is QEMU's, code cache included. */
-    if (emulated && strcmp(emulated, "1") == 0) {
+    if (tu_emulated()) {
         print_message("    (emulated: RSS assertion skipped, QEMU's own memory counts)\n");
         return;
     }
@@ -569,11 +562,9 @@ static void large_file(void **state)
 
 int main(void)
 {
-    enum { N = sizeof cases / sizeof cases[0] };
-    static struct CMUnitTest tests[N + 2];
-    for (size_t i = 0; i < N; i++)
-        tests[i] = (struct CMUnitTest){cases[i].name, run_case, NULL, NULL, (void *)&cases[i]};
-    tests[N] = (struct CMUnitTest){"unreadable_file", unreadable_file, NULL, NULL, NULL};
-    tests[N + 1] = (struct CMUnitTest){"large_file", large_file, NULL, NULL, NULL};
-    return _cmocka_run_group_tests("digest_tool", tests, N + 2, setup, teardown);
+    tu_group g = {0};
+    TU_ADD_TABLE(&g, cases, run_case);
+    TU_ADD_TEST(&g, unreadable_file);
+    TU_ADD_TEST(&g, large_file);
+    return tu_run_group("digest_tool", &g, setup, teardown);
 }

@@ -291,7 +291,6 @@ static const erg_case rule_cases[] = {
      {ZEN3, "-XX:+UseSHA", "-XX:-UseSHA1Intrinsics", "-XX:-UseSHA256Intrinsics", "-XX:-UseSHA512Intrinsics"},
      "ffffTF", ""},
 };
-#define NRULES (sizeof rule_cases / sizeof rule_cases[0])
 
 /* ---- the runner ------------------------------------------------------------------------------- */
 
@@ -590,23 +589,15 @@ int main(void)
 {
     unsetenv("MINIVM_TOOL_OPTIONS");
     size_t nseed = make_seed_cases();
-    static const struct CMUnitTest direct[] = {
-        cmocka_unit_test(what_if_program_runs_and_warns_once),
-        cmocka_unit_test(done_criterion_apple_m4),
-        cmocka_unit_test(seed003_apple_m1_dump),
-        cmocka_unit_test(unknown_emulated_cpu_lists_the_catalog),
-        cmocka_unit_test(unreadable_cpuinfo_file_fails),
-        cmocka_unit_test(emulated_cpu_and_cpuinfo_file_conflict),
-        cmocka_unit_test(print_cpu_features),
-    };
-    enum { D = sizeof direct / sizeof direct[0] };
-    static struct CMUnitTest tests[SEED_CASES + NRULES + D];
-    size_t n = 0;
-    for (size_t i = 0; i < nseed; i++)
-        tests[n++] = (struct CMUnitTest){seed_cases[i].name, run_case, NULL, NULL, &seed_cases[i]};
-    for (size_t i = 0; i < NRULES; i++)
-        tests[n++] = (struct CMUnitTest){rule_cases[i].name, run_case, NULL, NULL, (void *)&rule_cases[i]};
-    for (size_t i = 0; i < D; i++)
-        tests[n++] = direct[i];
-    return _cmocka_run_group_tests("ergonomics", tests, n, NULL, NULL);
+    tu_group g = {0};
+    TU_ADD_CASES(&g, seed_cases, nseed, run_case);
+    TU_ADD_TABLE(&g, rule_cases, run_case);
+    TU_ADD_TEST(&g, what_if_program_runs_and_warns_once);
+    TU_ADD_TEST(&g, done_criterion_apple_m4);
+    TU_ADD_TEST(&g, seed003_apple_m1_dump);
+    TU_ADD_TEST(&g, unknown_emulated_cpu_lists_the_catalog);
+    TU_ADD_TEST(&g, unreadable_cpuinfo_file_fails);
+    TU_ADD_TEST(&g, emulated_cpu_and_cpuinfo_file_conflict);
+    TU_ADD_TEST(&g, print_cpu_features);
+    return tu_run_group("ergonomics", &g, NULL, NULL);
 }

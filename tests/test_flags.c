@@ -74,15 +74,6 @@ typedef struct flag_case {
     "     intx TieredStopAtLevel                        = 1                                         {product} " \
     "{environment}\n"
 
-static const char ret42[] =
-    "module T\n"
-    "\n"
-    "method main() -> int\n"
-    "    var r: long\n"
-    "    ldi r, 42\n"
-    "    ret r\n"
-    "end\n";
-
 static const flag_case cases[] = {
     /* ---- HotSpot 25's argument errors, word for word ---- */
     {"locked_diagnostic_flag", NULL, NULL, {PRODUCT, "-XX:+UseSHA3Intrinsics", "-version"}, 1, EXACT, "", EXACT,
@@ -451,38 +442,12 @@ static const flag_case cases[] = {
      "[Global flags ranges]\n", EXACT, VERSION},
 };
 
-typedef struct paths {
-    char file[4096], prog[4096];
-} paths;
-
 static void run_case(void **state)
 {
     const flag_case *c = *state;
-    paths p = {{0}, {0}};
-    char fname[128];
-    if (c->file) {
-        snprintf(fname, sizeof fname, "flags-%s.flags", c->name);
-        snprintf(p.file, sizeof p.file, "%s", tu_temp_file(fname, c->file, strlen(c->file)));
-    }
-    snprintf(fname, sizeof fname, "flags-%s.mva", c->name);
-    snprintf(p.prog, sizeof p.prog, "%s", tu_temp_file(fname, ret42, strlen(ret42)));
-    const tu_key keys[] = {{"@file", p.file}, {"@prog", p.prog}, {NULL, NULL}};
-    char *argv[13] = {NULL};
-    for (size_t i = 0; i < 12 && c->argv[i]; i++)
-        argv[i] = tu_replace(c->argv[i], keys);
-    char *env = c->env ? tu_replace(c->env, keys) : NULL;
-    if (env)
-        setenv("MINIVM_TOOL_OPTIONS", env, 1);
-    tu_result r = tu_run((const char *const *)argv, NULL, 60);
-    unsetenv("MINIVM_TOOL_OPTIONS");
-    if (p.file[0])
-        unlink(p.file);
-    unlink(p.prog);
-    tu_expect_run(&r, c->status, c->out_mode, c->out, c->err_mode, c->err, keys);
-    for (size_t i = 0; i < 12; i++)
-        free(argv[i]);
-    free(env);
-    tu_result_free(&r);
+    const tu_key files[] = {{"@file", c->file}, {"@prog", TU_RET42}, {NULL, NULL}};
+    tu_run_cli(&(tu_cli_run){c->name, files, c->argv, 12, c->env, NULL}, c->status, c->out_mode, c->out,
+               c->err_mode, c->err);
 }
 
 /* ---- PrintFlagsFinal against HotSpot's own lines ---------------------------------------------- */
@@ -562,9 +527,14 @@ static void final_columns_match_hotspot(void **state)
     tu_result_free(&r);
 }
 
-/* Every line of PrintFlagsFinal/Ranges in HotSpot's columns, names in strcmp order, every unlocked flag once. */
-static void check_listing(const char *out, bool ranges)
+/* Every line of PrintFlagsFinal (ranges: PrintFlagsRanges) with everything unlocked in HotSpot's
+   columns, names in strcmp order, every unlocked flag once. */
+static void check_listing(bool ranges)
 {
+    const char *argv[] = {UNLOCK, UNLOCK_EXP, ranges ? "-XX:+PrintFlagsRanges" : FINAL, "-version", NULL};
+    tu_result r = tu_run(argv, NULL, 60);
+    assert_int_equal(r.status, 0);
+    const char *out = r.out;
     const char *header = ranges ? "[Global flags ranges]\n" : "[Global flags]\n";
     assert_true(strncmp(out, header, strlen(header)) == 0);
     flags_init(flags_host_arch());
@@ -602,26 +572,19 @@ static void check_listing(const char *out, bool ranges)
         if (seen[id] != listed)
             fail_msg("%s is %slisted", flag_descs[id].name, seen[id] ? "" : "not ");
     }
+    tu_result_free(&r);
 }
 
 static void final_every_flag_in_columns_and_order(void **state)
 {
     (void)state;
-    const char *argv[] = {UNLOCK, UNLOCK_EXP, FINAL, "-version", NULL};
-    tu_result r = tu_run(argv, NULL, 60);
-    assert_int_equal(r.status, 0);
-    check_listing(r.out, false);
-    tu_result_free(&r);
+    check_listing(false);
 }
 
 static void ranges_every_numeric_flag_in_columns_and_order(void **state)
 {
     (void)state;
-    const char *argv[] = {UNLOCK, UNLOCK_EXP, "-XX:+PrintFlagsRanges", "-version", NULL};
-    tu_result r = tu_run(argv, NULL, 60);
-    assert_int_equal(r.status, 0);
-    check_listing(r.out, true);
-    tu_result_free(&r);
+    check_listing(true);
 }
 
 /* ---- the API, called directly ----------------------------------------------------------------- */
@@ -776,22 +739,16 @@ static void sizes_parse_as_atojulong(void **state)
 int main(void)
 {
     unsetenv("MINIVM_TOOL_OPTIONS"); /* the cases set it themselves */
-    static const struct CMUnitTest direct[] = {
-        cmocka_unit_test(final_columns_match_hotspot),
-        cmocka_unit_test(final_every_flag_in_columns_and_order),
-        cmocka_unit_test(ranges_every_numeric_flag_in_columns_and_order),
-        cmocka_unit_test(set_default_keeps_origin),
-        cmocka_unit_test(set_ergo_records_origin),
-        cmocka_unit_test(vm_warning_format_and_silence),
-        cmocka_unit_test(fuzzy_match_as_hotspot),
-        cmocka_unit_test(option_strings_split_as_hotspot),
-        cmocka_unit_test(sizes_parse_as_atojulong),
-    };
-    enum { N = sizeof cases / sizeof cases[0], D = sizeof direct / sizeof direct[0] };
-    static struct CMUnitTest tests[N + D];
-    for (size_t i = 0; i < N; i++)
-        tests[i] = (struct CMUnitTest){cases[i].name, run_case, NULL, NULL, (void *)&cases[i]};
-    for (size_t i = 0; i < D; i++)
-        tests[N + i] = direct[i];
-    return _cmocka_run_group_tests("flags", tests, N + D, NULL, NULL);
+    tu_group g = {0};
+    TU_ADD_TABLE(&g, cases, run_case);
+    TU_ADD_TEST(&g, final_columns_match_hotspot);
+    TU_ADD_TEST(&g, final_every_flag_in_columns_and_order);
+    TU_ADD_TEST(&g, ranges_every_numeric_flag_in_columns_and_order);
+    TU_ADD_TEST(&g, set_default_keeps_origin);
+    TU_ADD_TEST(&g, set_ergo_records_origin);
+    TU_ADD_TEST(&g, vm_warning_format_and_silence);
+    TU_ADD_TEST(&g, fuzzy_match_as_hotspot);
+    TU_ADD_TEST(&g, option_strings_split_as_hotspot);
+    TU_ADD_TEST(&g, sizes_parse_as_atojulong);
+    return tu_run_group("flags", &g, NULL, NULL);
 }

@@ -29,16 +29,17 @@
 
 #define MIB_KIB 1024L
 
+/* the fields of a SHA-3 digest state */
+#define DIGEST_FIELDS "    state: long[]\n    buffer: byte[]\n    blockSize: long\n"
+/* y := d.state[x] - (n - 1): 0 when d, the last state made, holds the last iteration's i (x is 0) */
+#define LAST_STATE_CHECK "    getfield s, d, state\n    laload y, s, x\n    sub y, y, n\n    add y, y, 1\n"
+
 /* One digest state per iteration, only the latest kept; main returns 0
    when the last state holds the last iteration's values. %ld: iterations. */
 static const char digest_loop[] =
     "module G\n"
     "\n"
-    "record Digest\n"
-    "    state: long[]\n"
-    "    buffer: byte[]\n"
-    "    blockSize: long\n"
-    "end\n"
+    "record Digest\n" DIGEST_FIELDS "end\n"
     "\n"
     "method main() -> int\n"
     "    var d: Digest\n"
@@ -61,11 +62,7 @@ static const char digest_loop[] =
     "    bastore b, x, i\n"
     "    add i, i, 1\n"
     "    jmp loop\n"
-    "done:\n"
-    "    getfield s, d, state\n"
-    "    laload y, s, x\n"
-    "    sub y, y, n\n"
-    "    add y, y, 1\n"
+    "done:\n" LAST_STATE_CHECK
     "    getfield x, d, blockSize\n"
     "    sub x, x, k136\n"
     "    or y, y, x\n"
@@ -77,11 +74,7 @@ static const char digest_loop[] =
 static const char digest_calls[] =
     "module G\n"
     "\n"
-    "record Digest\n"
-    "    state: long[]\n"
-    "    buffer: byte[]\n"
-    "    blockSize: long\n"
-    "end\n"
+    "record Digest\n" DIGEST_FIELDS "end\n"
     "\n"
     "method newDigest(seed: long) -> Digest\n"
     "    var d: Digest\n"
@@ -112,11 +105,7 @@ static const char digest_calls[] =
     "    call d = G.newDigest(i)\n"
     "    add i, i, 1\n"
     "    jmp loop\n"
-    "done:\n"
-    "    getfield s, d, state\n"
-    "    laload y, s, x\n"
-    "    sub y, y, n\n"
-    "    add y, y, 1\n"
+    "done:\n" LAST_STATE_CHECK
     "    ret y\n"
     "end\n";
 
@@ -125,11 +114,7 @@ static const char digest_chain[] =
     "module G\n"
     "\n"
     "record Node\n"
-    "    next: Node\n"
-    "    state: long[]\n"
-    "    buffer: byte[]\n"
-    "    blockSize: long\n"
-    "end\n"
+    "    next: Node\n" DIGEST_FIELDS "end\n"
     "\n"
     "method main() -> int\n"
     "    var head, d: Node\n"
@@ -276,9 +261,7 @@ static void mark_stack_overflow_keeps_everything_reachable(void **state)
     vm_program *p = tu_load(overflow_ladder);
     vm_t *vm = tu_vm(p, 0);
     vm->heap.mark_stack_max = 2;
-    vm_value result = {0};
-    assert_int_equal(vm_call(vm, vm_find_method(p, "L.main"), NULL, &result), VM_OK);
-    assert_int_equal(result.i, 2000 * 1999); /* 2 * (0 + 1 + ... + 1999) */
+    assert_int_equal(tu_call_main(vm, "L.main").i, 2000 * 1999); /* 2 * (0 + 1 + ... + 1999) */
     assert_true(vm->heap.collections >= 1);
     /* main has returned: nothing is rooted any more, and everything goes */
     vm_gc(vm);
@@ -391,24 +374,16 @@ static void small_objects_are_reused_cleared_and_never_live(void **state)
     (void)state;
     vm_program *p = tu_load(pool_reuse);
     vm_t *vm = tu_vm(p, 0);
-    vm_value result = {0};
-    assert_int_equal(vm_call(vm, vm_find_method(p, "P.main"), NULL, &result), VM_OK);
-    assert_int_equal(result.i, 1000); /* -1: a fresh array was not zero; -2: a kept one changed */
+    assert_int_equal(tu_call_main(vm, "P.main").i, 1000); /* -1: a fresh array was not zero; -2: a kept one changed */
     assert_true(vm->heap.collections >= 1);
     vm_free(vm);
     vm_program_free(p);
 }
 
-static int sanitized(void)
-{
-    const char *s = getenv("MINIVM_SANITIZED");
-    return s && strcmp(s, "1") == 0;
-}
-
 static void run_case(void **state)
 {
     const gc_case *c = *state;
-    long iters = sanitized() ? c->iterations_sanitized : c->iterations;
+    long iters = tu_sanitized() ? c->iterations_sanitized : c->iterations;
     char src[4096], fname[128], path[4096];
     snprintf(src, sizeof src, c->src, iters);
     snprintf(fname, sizeof fname, "gc-%s.mva", c->name);
@@ -449,7 +424,7 @@ static void run_case(void **state)
 
     if (c->rss == RSS_NONE)
         return;
-    if (sanitized()) {
+    if (tu_sanitized()) {
         print_message("    (sanitized build: RSS assertion skipped)\n");
         skip();
     }
@@ -473,8 +448,7 @@ static const char recursion[] =
 static void stack_size_bounds_what_it_commits(void **state)
 {
     (void)state;
-    const char *emulated = getenv("MINIVM_EMULATED");
-    if (sanitized() || (emulated && strcmp(emulated, "1") == 0)) {
+    if (tu_sanitized() || tu_emulated()) {
         print_message("skipped: RSS means nothing under sanitizers or QEMU\n");
         skip();
     }
@@ -491,15 +465,10 @@ static void stack_size_bounds_what_it_commits(void **state)
 
 int main(void)
 {
-    enum { N = sizeof cases / sizeof cases[0] };
-    static struct CMUnitTest tests[N + 3];
-    for (size_t i = 0; i < N; i++)
-        tests[i] = (struct CMUnitTest){cases[i].name, run_case, NULL, NULL, (void *)&cases[i]};
-    tests[N] = (struct CMUnitTest){"mark_stack_overflow_keeps_everything_reachable",
-                                   mark_stack_overflow_keeps_everything_reachable, NULL, NULL, NULL};
-    tests[N + 1] = (struct CMUnitTest){"stack_size_bounds_what_it_commits", stack_size_bounds_what_it_commits, NULL,
-                                       NULL, NULL};
-    tests[N + 2] = (struct CMUnitTest){"small_objects_are_reused_cleared_and_never_live",
-                                       small_objects_are_reused_cleared_and_never_live, NULL, NULL, NULL};
-    return _cmocka_run_group_tests("gc", tests, N + 3, NULL, NULL);
+    tu_group g = {0};
+    TU_ADD_TABLE(&g, cases, run_case);
+    TU_ADD_TEST(&g, mark_stack_overflow_keeps_everything_reachable);
+    TU_ADD_TEST(&g, stack_size_bounds_what_it_commits);
+    TU_ADD_TEST(&g, small_objects_are_reused_cleared_and_never_live);
+    return tu_run_group("gc", &g, NULL, NULL);
 }

@@ -138,22 +138,6 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
     free(text);
 }
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    sbuf b = {0};
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_add(&b, chunk, n);
-    fclose(f);
-    if (!b.s)
-        sb_add(&b, "", 0);
-    return b.s;
-}
-
 static char *dup_range(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
@@ -221,7 +205,7 @@ static const char *load_combinations(suite *s)
 {
     static char why[256];
     const char *path = tu_source_path("tests/hotspot/combinations.txt");
-    char *text = read_text(path);
+    char *text = tu_read_file(path, NULL);
     if (!text) {
         snprintf(why, sizeof why, "cannot read %s", path);
         return why;
@@ -503,7 +487,7 @@ static const char *load_answers(suite *s)
     char rel[256];
     snprintf(rel, sizeof rel, "tests/hotspot/answers/%s-%s.txt", s->arch, s->model);
     const char *path = tu_source_path(rel);
-    char *text = read_text(path);
+    char *text = tu_read_file(path, NULL);
     if (!text) {
         snprintf(why, sizeof why, "no recorded answers for %s %s: %s is missing (sh scripts/test-hotspot --record)",
                  s->arch, s->model, rel);
@@ -555,7 +539,7 @@ static const char *load_answers(suite *s)
 static const char *load_departures(suite *s)
 {
     static char why[256];
-    char *text = read_text(tu_source_path("docs/flags.md"));
+    char *text = tu_read_file(tu_source_path("docs/flags.md"), NULL);
     if (!text)
         return "cannot read docs/flags.md";
     s->flags_md = text;
@@ -776,7 +760,7 @@ static bool known_model(const char *name)
     static const char *const files[] = {"cross/qemu-aarch64-models.txt", "cross/qemu-x86_64-models.txt"};
     bool found = false;
     for (int f = 0; f < 2 && !found; f++) {
-        char *text = read_text(tu_source_path(files[f]));
+        char *text = tu_read_file(tu_source_path(files[f]), NULL);
         for (char *line = text, *next; line && *line && !found; line = next) {
             next = strchr(line, '\n');
             if (next)

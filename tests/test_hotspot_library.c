@@ -134,29 +134,6 @@ typedef struct table {
 static table BAA = {TABLE, "ByteArrayAccessCalls.java", "calls: FN IN INOFS", NULL, NULL, 0, 0, 0};
 static table NAMES_TABLE = {NAMES, "MessageDigestNames.java", "names: NAME | STANDARD", NULL, NULL, 0, 0, 0};
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    size_t got;
-    while (b && (got = fread(b + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *nb = realloc(b, cap *= 2);
-            if (!nb)
-                free(b);
-            b = nb;
-        }
-    }
-    fclose(f);
-    if (b)
-        b[n] = '\0';
-    return b;
-}
-
 /* The text without its '#' lines (the header says which JDK build wrote it) */
 static char *answers_only(const char *text)
 {
@@ -378,7 +355,7 @@ static bool native_x86_64(void)
 static const char *load_table(table *t, bool live)
 {
     static char why[4096];
-    t->text = read_file(tu_source_path(t->path));
+    t->text = tu_read_file(tu_source_path(t->path), NULL);
     if (!t->text) {
         snprintf(why, sizeof why, "cannot read %s", tu_source_path(t->path));
         return why;

@@ -20,19 +20,17 @@
 #include <cmocka.h>
 
 #include "opcodes.h"
+#include "inline_callees.h"
 #include "testutil.h"
 
 static int64_t run_main_heap(const char *src, unsigned options, size_t heap_max)
 {
     vm_program *p = tu_load_ex(src, options);
     vm_t *vm = tu_vm(p, heap_max);
-    vm_value result = {0};
-    int st = vm_call(vm, vm_find_method(p, "T.main"), NULL, &result);
-    if (st != VM_OK)
-        fail_msg("main did not return (status %d): %s", st, vm->exc_trace ? vm->exc_trace : "");
+    int64_t result = tu_call_main(vm, "T.main").i;
     vm_free(vm);
     vm_program_free(p);
-    return result.i;
+    return result;
 }
 
 static int64_t run_main(const char *src, unsigned options) { return run_main_heap(src, options, 0); }
@@ -81,16 +79,7 @@ static uint32_t calls_of(const vm_program *p, const vm_method *m, const char *ca
    first one's sum */
 static const char reads_before_writing[] =
     "module T\n"
-    "method sumTo(n: long) -> long\n"
-    "    var acc, i: long\n"
-    "loop:\n"
-    "    bge i, n, done\n"
-    "    add acc, acc, i\n"
-    "    add i, i, 1\n"
-    "    jmp loop\n"
-    "done:\n"
-    "    ret acc\n"
-    "end\n"
+    SUM_TO_METHOD
     "method main() -> long\n"
     "    var t, n: long\n"
     "    var total: long\n"
@@ -168,10 +157,7 @@ static void clears_references_read_before_written(void **state)
    over the inlined body and forward past it */
 static const char writes_parameter[] =
     "module T\n"
-    "method twice(a: long) -> long\n"
-    "    add a, a, a\n"
-    "    ret a\n"
-    "end\n"
+    TWICE_METHOD
     "method main() -> long\n"
     "    var t, a: long\n"
     "    var k, sum: long\n"

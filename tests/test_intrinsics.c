@@ -252,10 +252,7 @@ static int group_setup(void **state)
 static void double_keccak_guards(void **state)
 {
     (void)state;
-    char err[512];
-    vm_program *prog = vm_load_text("DoubleTest", double_src, strlen(double_src), err, sizeof err);
-    if (!prog)
-        fail_msg("the double_keccak program did not load: %s", err);
+    vm_program *prog = tu_load(double_src);
     const vm_method *m = sd_method(prog, "DoubleTest.double0");
     static const struct { const stub_routines *stubs; const char *disable; bool stub; } setups[] = {
         {&counting_double, NULL, true}, {&counting_double, "_double_keccak", false}, {NULL, NULL, false}};
@@ -724,37 +721,53 @@ static const shape_case SHAPES[] = {
      "SHA3.implCompress0(record, byte[], int) -> void)"},
 };
 
-static void shape_mismatch_refuses_to_link(void **state)
+/*
+ * p's candidate qname is not linked: PrintIntrinsics gives its line with tail, and a call runs its
+ * bytecode (this.blockSize goes from 136 to 137) and no stub. with_state: the record's long[] field
+ * state gets a fresh long[25] first (a shape case's record may have no such field).
+ */
+static void expect_candidate_unlinked(vm_program *p, const char *qname, const char *tail, bool with_state)
 {
-    const shape_case *c = *state;
-    use_backend(&ref_backend);
-    vm_program *p = tu_load(c->src);
-    p->modules[1]->builtin = true; /* modules[0] is Sys, [1] the program's own */
     char want[512] = "";
-    append_line(want, sizeof want, p, c->qname, c->tail);
+    append_line(want, sizeof want, p, qname, tail);
     uint32_t nlinked;
     char *got = printed_by_vm_new(p, &counting, NULL, 1, &nlinked);
     tu_expect_text("PrintIntrinsics", got, EXACT, want);
     free(got);
     assert_int_equal(nlinked, 0);
 
-    /* calls run the bytecode: this.blockSize goes from 136 to 137, no stub runs */
     vm_t *vm = new_vm(p, &counting, NULL, NULL);
-    const vm_method *m = sd_method(p, c->qname);
+    const vm_method *m = sd_method(p, qname);
+    const char *rec = vm->prog->records[m->regtypes[0].rec].qname;
     vm_obj *d = vm_new_record(vm, m->regtypes[0].rec), *b = NULL;
     assert_non_null(d);
     vm_push_root(vm, &d);
     b = sd_new_bytes(vm, msgbuf, 400);
-    uint16_t fb = field(p, vm->prog->records[m->regtypes[0].rec].qname, "blockSize");
+    vm_push_root(vm, &b);
+    uint16_t fb = field(p, rec, "blockSize");
     VM_FIELDS(d)[fb].i = 136;
+    if (with_state) {
+        vm_obj *st = vm_new_array(vm, VM_T_LONGS, 25);
+        assert_non_null(st);
+        VM_FIELDS(d)[field(p, rec, "state")].ref = st;
+    }
     vm_value args[4] = {{.ref = d}, {.ref = b}, {.i = 0}, {.i = 200}}, r = {0};
     n_compress = n_compress_mb = 0;
     if (vm_call(vm, m, args, &r) != VM_OK)
-        fail_msg("%s: %s", c->qname, sd_exc_text(vm, false));
+        fail_msg("%s: %s", qname, sd_exc_text(vm, false));
     assert_int_equal(VM_FIELDS(d)[fb].i, 137);
     assert_int_equal(n_compress + n_compress_mb, 0);
-    vm_pop_roots(vm, 1);
+    vm_pop_roots(vm, 2);
     vm_free(vm);
+}
+
+static void shape_mismatch_refuses_to_link(void **state)
+{
+    const shape_case *c = *state;
+    use_backend(&ref_backend);
+    vm_program *p = tu_load(c->src);
+    p->modules[1]->builtin = true; /* modules[0] is Sys, [1] the program's own */
+    expect_candidate_unlinked(p, c->qname, c->tail, false);
     vm_program_free(p);
 }
 
@@ -800,39 +813,11 @@ static void own_module_never_links(void **state)
     const own_case *c = *state;
     use_backend(&ref_backend);
     vm_program *p = tu_load(c->src);
-    const vm_method *m = sd_method(p, c->qname);
-    char tail[256], want[512] = "";
+    char tail[256];
     snprintf(tail, sizeof tail,
              "failed to inline (intrinsic): %s is the program's module (<test>), not the built-in library's: only "
-             "the library's candidates are intrinsified", m->module->name);
-    append_line(want, sizeof want, p, c->qname, tail);
-    uint32_t nlinked;
-    char *got = printed_by_vm_new(p, &counting, NULL, 1, &nlinked);
-    tu_expect_text("PrintIntrinsics", got, EXACT, want);
-    free(got);
-    assert_int_equal(nlinked, 0);
-
-    /* calls run the bytecode: this.blockSize goes from 136 to 137, no stub runs */
-    vm_t *vm = new_vm(p, &counting, NULL, NULL);
-    vm_obj *d = vm_new_record(vm, m->regtypes[0].rec), *b = NULL;
-    assert_non_null(d);
-    vm_push_root(vm, &d);
-    b = sd_new_bytes(vm, msgbuf, 400);
-    uint16_t fb = field(p, vm->prog->records[m->regtypes[0].rec].qname, "blockSize");
-    uint16_t fs = field(p, vm->prog->records[m->regtypes[0].rec].qname, "state");
-    VM_FIELDS(d)[fb].i = 136;
-    vm_push_root(vm, &b);
-    vm_obj *st = vm_new_array(vm, VM_T_LONGS, 25);
-    assert_non_null(st);
-    VM_FIELDS(d)[fs].ref = st;
-    vm_value args[4] = {{.ref = d}, {.ref = b}, {.i = 0}, {.i = 200}}, r = {0};
-    n_compress = n_compress_mb = 0;
-    if (vm_call(vm, m, args, &r) != VM_OK)
-        fail_msg("%s: %s", c->qname, sd_exc_text(vm, false));
-    assert_int_equal(VM_FIELDS(d)[fb].i, 137);
-    assert_int_equal(n_compress + n_compress_mb, 0);
-    vm_pop_roots(vm, 2);
-    vm_free(vm);
+             "the library's candidates are intrinsified", sd_method(p, c->qname)->module->name);
+    expect_candidate_unlinked(p, c->qname, tail, true);
     vm_program_free(p);
 }
 
@@ -1175,44 +1160,23 @@ static void families_name_their_digests(void **state)
 
 int main(void)
 {
-    enum {
-        ND = sizeof DISABLE / sizeof DISABLE[0],
-        NP = sizeof PRINTS / sizeof PRINTS[0],
-        NS = sizeof SHAPES / sizeof SHAPES[0],
-        NO = sizeof OWN / sizeof OWN[0],
-        NC = sizeof CLI / sizeof CLI[0],
-    };
-    static struct CMUnitTest linking[7 + ND + NP + NS + NO];
-    size_t n = 0;
-    linking[n++] = (struct CMUnitTest){"ref_digests_match", digests_match, NULL, NULL, &ref_backend};
-    linking[n++] = (struct CMUnitTest){"ref_candidate_calls_match_bytecode", candidate_calls_match_bytecode, NULL,
-                                       NULL, &ref_backend};
-    linking[n++] = (struct CMUnitTest){"check_list_as_hotspot", check_list_as_hotspot, NULL, NULL, NULL};
-    linking[n++] = (struct CMUnitTest){"double_keccak_guards", double_keccak_guards, NULL, NULL, NULL};
-    linking[n++] = (struct CMUnitTest){"families_name_their_digests", families_name_their_digests, NULL, NULL, NULL};
-    for (size_t i = 0; i < ND; i++)
-        linking[n++] = (struct CMUnitTest){DISABLE[i].name, disable_turns_off, NULL, NULL, (void *)&DISABLE[i]};
-    for (size_t i = 0; i < NP; i++)
-        linking[n++] = (struct CMUnitTest){PRINTS[i].name, print_intrinsics_lines, NULL, NULL, (void *)&PRINTS[i]};
-    for (size_t i = 0; i < NS; i++)
-        linking[n++] = (struct CMUnitTest){SHAPES[i].name, shape_mismatch_refuses_to_link, NULL, NULL,
-                                           (void *)&SHAPES[i]};
-    for (size_t i = 0; i < NO; i++)
-        linking[n++] = (struct CMUnitTest){OWN[i].name, own_module_never_links, NULL, NULL, (void *)&OWN[i]};
-    linking[n++] = (struct CMUnitTest){"own_digest_record_runs_its_bytecode", own_digest_record_runs_its_bytecode,
-                                       NULL, NULL, NULL};
-    linking[n++] = (struct CMUnitTest){"library_keeps_its_stub_beside_own_sha3",
-                                       library_keeps_its_stub_beside_own_sha3, NULL, NULL, NULL};
-    static const struct CMUnitTest real[] = {
-        {"real_digests_match", digests_match, NULL, NULL, &real_backend},
-        {"real_candidate_calls_match_bytecode", candidate_calls_match_bytecode, NULL, NULL, &real_backend},
-    };
-    static struct CMUnitTest cli[NC];
-    for (size_t i = 0; i < NC; i++)
-        cli[i] = (struct CMUnitTest){CLI[i].name, run_cli, NULL, NULL, (void *)&CLI[i]};
-    int failed = _cmocka_run_group_tests("intrinsics", linking, n, group_setup, group_teardown);
-    failed += _cmocka_run_group_tests("intrinsics_real_stubs", real, sizeof real / sizeof real[0], real_group_setup,
-                                      group_teardown);
-    failed += _cmocka_run_group_tests("intrinsics_cli", cli, NC, NULL, NULL);
+    tu_group linking = {0}, real = {0}, cli = {0};
+    tu_add_test(&linking, "ref_digests_match", digests_match, &ref_backend);
+    tu_add_test(&linking, "ref_candidate_calls_match_bytecode", candidate_calls_match_bytecode, &ref_backend);
+    TU_ADD_TEST(&linking, check_list_as_hotspot);
+    TU_ADD_TEST(&linking, double_keccak_guards);
+    TU_ADD_TEST(&linking, families_name_their_digests);
+    TU_ADD_TABLE(&linking, DISABLE, disable_turns_off);
+    TU_ADD_TABLE(&linking, PRINTS, print_intrinsics_lines);
+    TU_ADD_TABLE(&linking, SHAPES, shape_mismatch_refuses_to_link);
+    TU_ADD_TABLE(&linking, OWN, own_module_never_links);
+    TU_ADD_TEST(&linking, own_digest_record_runs_its_bytecode);
+    TU_ADD_TEST(&linking, library_keeps_its_stub_beside_own_sha3);
+    tu_add_test(&real, "real_digests_match", digests_match, &real_backend);
+    tu_add_test(&real, "real_candidate_calls_match_bytecode", candidate_calls_match_bytecode, &real_backend);
+    TU_ADD_TABLE(&cli, CLI, run_cli);
+    int failed = tu_run_group("intrinsics", &linking, group_setup, group_teardown);
+    failed += tu_run_group("intrinsics_real_stubs", &real, real_group_setup, group_teardown);
+    failed += tu_run_group("intrinsics_cli", &cli, NULL, NULL);
     return failed;
 }

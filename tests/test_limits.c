@@ -262,13 +262,11 @@ static const limit_case CASES[] = {
     {"max_heap_size_at_aligned_maximum", ANYWHERE, "$MVM -Xmx18446744072635809792 -version", 0, EXACT, "", EXACT,
      VERSION},
 };
-#define NCASES (sizeof CASES / sizeof CASES[0])
 
 static void run_case(void **state)
 {
     const limit_case *c = *state;
-    const char *san = getenv("MINIVM_SANITIZED");
-    const bool sanitized = san && strcmp(san, "1") == 0;
+    const bool sanitized = tu_sanitized();
     if (c->where == NOT_SANITIZED && sanitized) {
         print_message("skipped: address-space limits do not apply under AddressSanitizer\n");
         skip();
@@ -326,10 +324,8 @@ static void small_buffer_shortens_the_path(void **state)
 
 int main(void)
 {
-    static struct CMUnitTest tests[NCASES + 1];
-    for (size_t i = 0; i < NCASES; i++)
-        tests[i] = (struct CMUnitTest){CASES[i].name, run_case, NULL, NULL, (void *)&CASES[i]};
-    tests[NCASES] = (struct CMUnitTest){"small_buffer_shortens_the_path", small_buffer_shortens_the_path, NULL,
-                                        NULL, NULL};
-    return _cmocka_run_group_tests("limits", tests, NCASES + 1, NULL, NULL);
+    tu_group g = {0};
+    TU_ADD_TABLE(&g, CASES, run_case);
+    TU_ADD_TEST(&g, small_buffer_shortens_the_path);
+    return tu_run_group("limits", &g, NULL, NULL);
 }

@@ -232,138 +232,125 @@ static int count_prefix(const char *out, const char *prefix)
 
 /* ---- the table ------------------------------------------------------------ */
 
+/* A run and the result table it must print. */
+typedef struct table_case {
+    const char *name;
+    const char *opts[3];     /* launcher options before the program */
+    const char *argv[20];    /* the benchmark's arguments */
+    int cnt;                 /* measurement iterations: the Cnt column */
+    expect_row rows[9];      /* in order, until a row without bench */
+    const char *header;      /* the header up to the Cnt column (the Score column's width depends on
+                                the scores), or NULL: not checked */
+} table_case;
+
+/* the SHAKE128 pairs' run and rows, with the stubs and without */
+#define PAIR_ARGS                                                                                       \
+    {"digest", "getAndDigest", "-p", "digesterName=SHAKE128x2,SHAKE128x2-single", "-p", "length=0,400", \
+     "-wi", "0", "-i", "2", "-w", "0", "-r", "5"}
+#define PAIR_ROWS                                                 \
+    {{"MessageDigests.digest", "SHAKE128x2", "0"},                \
+     {"MessageDigests.digest", "SHAKE128x2", "400"},              \
+     {"MessageDigests.digest", "SHAKE128x2-single", "0"},         \
+     {"MessageDigests.digest", "SHAKE128x2-single", "400"},       \
+     {"MessageDigests.getAndDigest", "SHAKE128x2", "0"},          \
+     {"MessageDigests.getAndDigest", "SHAKE128x2", "400"},        \
+     {"MessageDigests.getAndDigest", "SHAKE128x2-single", "0"},   \
+     {"MessageDigests.getAndDigest", "SHAKE128x2-single", "400"}}
+
 /* The defaults: both benchmarks, SHA3-256 and SHA3-512, lengths 64 and 16384. */
+static const table_case defaults = {
+    "defaults", {NULL}, {"-wi", "0", "-i", "2", "-w", "10", "-r", "20"}, 2,
+    {{"MessageDigests.digest", "SHA3-256", "64"},
+     {"MessageDigests.digest", "SHA3-256", "16384"},
+     {"MessageDigests.digest", "SHA3-512", "64"},
+     {"MessageDigests.digest", "SHA3-512", "16384"},
+     {"MessageDigests.getAndDigest", "SHA3-256", "64"},
+     {"MessageDigests.getAndDigest", "SHA3-256", "16384"},
+     {"MessageDigests.getAndDigest", "SHA3-512", "64"},
+     {"MessageDigests.getAndDigest", "SHA3-512", "16384"}},
+    "Benchmark                    (digesterName)  (length)   Mode  Cnt"};
+
+static const table_case table_cases[] = {
+    /* three or more iterations: "± error" under Error; with only MessageDigests.digest the name column
+       is 21 wide */
+    {"error_column", {NULL},
+     {"digest", "-p", "digesterName=SHA3-256", "-p", "length=64", "-wi", "0", "-i", "3", "-w", "10", "-r", "10"}, 3,
+     {{"MessageDigests.digest", "SHA3-256", "64"}},
+     "Benchmark              (digesterName)  (length)   Mode  Cnt"},
+    /* one iteration: Cnt and Error are empty, as JMH prints a single sample */
+    {"one_iteration", {NULL},
+     {"getAndDigest", "-p", "digesterName=SHA3-384", "-p", "length=1", "-wi", "0", "-i", "1", "-w", "0", "-r", "5"}, 1,
+     {{"MessageDigests.getAndDigest", "SHA3-384", "1"}}, NULL},
+    /* JDK 25's SHAKE MessageDigests, by their names and aliases (MessageDigests.java takes any name its
+       provider has): a row each, named as given */
+    {"shake_digests", {NULL},
+     {"getAndDigest", "-p", "digesterName=SHAKE128-256,SHAKE256", "-p", "length=1", "-wi", "0", "-i", "1", "-w", "0",
+      "-r", "5"},
+     1, {{"MessageDigests.getAndDigest", "SHAKE128-256", "1"}, {"MessageDigests.getAndDigest", "SHAKE256", "1"}},
+     NULL},
+    /* the SHAKE128 pairs (SHA3Parallel; the same with two single-state permutations), both benchmarks, with
+       the stubs and without: a row each (a length of 0 squeezes one block too) */
+    {"pairs_with_stubs", {"-XX:+UnlockDiagnosticVMOptions", "-XX:+UseSHA3Intrinsics"}, PAIR_ARGS, 2, PAIR_ROWS,
+     NULL},
+    {"pairs_without_stubs", {"-XX:+UnlockDiagnosticVMOptions", "-XX:-UseSHA3Intrinsics"}, PAIR_ARGS, 2, PAIR_ROWS,
+     NULL},
+    /* benchmarks run in JMH's (alphabetical) order whatever the command line's; parameter values in the
+       order given; a wide value widens its column: (length) is 11 + 2 wide */
+    {"order_and_widths", {NULL},
+     {"getAndDigest", "digest", "-p", "digesterName=SHA3-512,SHA3-224", "-p", "length=00000000016,0", "-wi", "0",
+      "-i", "4", "-w", "0", "-r", "5"},
+     4,
+     {{"MessageDigests.digest", "SHA3-512", "00000000016"},
+      {"MessageDigests.digest", "SHA3-512", "0"},
+      {"MessageDigests.digest", "SHA3-224", "00000000016"},
+      {"MessageDigests.digest", "SHA3-224", "0"},
+      {"MessageDigests.getAndDigest", "SHA3-512", "00000000016"},
+      {"MessageDigests.getAndDigest", "SHA3-512", "0"},
+      {"MessageDigests.getAndDigest", "SHA3-224", "00000000016"},
+      {"MessageDigests.getAndDigest", "SHA3-224", "0"}},
+     "Benchmark                    (digesterName)     (length)   Mode  Cnt"},
+};
+
+/* Run c: status 0 and its table; the run, for more checks. */
+static tu_result run_table_case(const table_case *c)
+{
+    const char *argv[3 + 1 + 20 + 1];
+    int n = 0;
+    for (int i = 0; i < 3 && c->opts[i]; i++)
+        argv[n++] = c->opts[i];
+    argv[n++] = tu_source_path("bench/MessageDigests.mva");
+    for (int i = 0; i < 20 && c->argv[i]; i++)
+        argv[n++] = c->argv[i];
+    argv[n] = NULL;
+    tu_result r = tu_run(argv, NULL, 120);
+    tu_expect_status(&r, 0);
+    int nrows = 0;
+    while (nrows < 9 && c->rows[nrows].bench)
+        nrows++;
+    table t = parse_table(r.out);
+    check_table(&t, c->rows, nrows, c->cnt);
+    if (c->header)
+        assert_memory_equal(t.lines[0], c->header, strlen(c->header));
+    free_table(&t);
+    return r;
+}
+
+static void test_table(void **state)
+{
+    tu_result r = run_table_case(*state);
+    tu_result_free(&r);
+}
+
+/* The defaults' table, JMH's header, then one progress line per run and the total time. */
 static void test_defaults(void **state)
 {
     (void)state;
-    tu_result r = RUN("-wi", "0", "-i", "2", "-w", "10", "-r", "20");
-    assert_int_equal(r.status, 0);
+    tu_result r = run_table_case(&defaults);
     assert_string_equal(r.err, "");
-    static const expect_row rows[] = {
-        {"MessageDigests.digest", "SHA3-256", "64"},
-        {"MessageDigests.digest", "SHA3-256", "16384"},
-        {"MessageDigests.digest", "SHA3-512", "64"},
-        {"MessageDigests.digest", "SHA3-512", "16384"},
-        {"MessageDigests.getAndDigest", "SHA3-256", "64"},
-        {"MessageDigests.getAndDigest", "SHA3-256", "16384"},
-        {"MessageDigests.getAndDigest", "SHA3-512", "64"},
-        {"MessageDigests.getAndDigest", "SHA3-512", "16384"},
-    };
-    table t = parse_table(r.out);
-    check_table(&t, rows, 8, 2);
-    /* JMH's header, to the Cnt column (the Score column's width depends on the scores) */
-    assert_memory_equal(t.lines[0],
-                        "Benchmark                    (digesterName)  (length)   Mode  Cnt",
-                        strlen("Benchmark                    (digesterName)  (length)   Mode  Cnt"));
-    /* one progress line per run, then the total time */
     assert_int_equal(count_prefix(r.out, "# MessageDigests."), 8);
     assert_non_null(strstr(r.out, "# MessageDigests.getAndDigest (digesterName = SHA3-512, length = 16384): "));
     assert_int_equal(count_prefix(r.out, "# Run complete. Total time: 00:00:"), 1);
     assert_int_equal(count_prefix(r.out, "# Warmup Iteration"), 0);
-    free_table(&t);
-    tu_result_free(&r);
-}
-
-/* Three or more iterations: "± error" under Error. */
-static void test_error_column(void **state)
-{
-    (void)state;
-    tu_result r = RUN("digest", "-p", "digesterName=SHA3-256", "-p", "length=64", "-wi", "0", "-i", "3",
-                      "-w", "10", "-r", "10");
-    assert_int_equal(r.status, 0);
-    static const expect_row rows[] = {{"MessageDigests.digest", "SHA3-256", "64"}};
-    table t = parse_table(r.out);
-    check_table(&t, rows, 1, 3);
-    /* with only MessageDigests.digest the name column is 21 wide */
-    assert_memory_equal(t.lines[0], "Benchmark              (digesterName)  (length)   Mode  Cnt",
-                        strlen("Benchmark              (digesterName)  (length)   Mode  Cnt"));
-    free_table(&t);
-    tu_result_free(&r);
-}
-
-/* One iteration: Cnt and Error are empty, as JMH prints a single sample. */
-static void test_one_iteration(void **state)
-{
-    (void)state;
-    tu_result r = RUN("getAndDigest", "-p", "digesterName=SHA3-384", "-p", "length=1", "-wi", "0", "-i", "1",
-                      "-w", "0", "-r", "5");
-    assert_int_equal(r.status, 0);
-    static const expect_row rows[] = {{"MessageDigests.getAndDigest", "SHA3-384", "1"}};
-    table t = parse_table(r.out);
-    check_table(&t, rows, 1, 1);
-    free_table(&t);
-    tu_result_free(&r);
-}
-
-/* JDK 25's SHAKE MessageDigests, by their names and aliases (MessageDigests.java takes any name its
-   provider has): a row each, named as given */
-static void test_shake_digests(void **state)
-{
-    (void)state;
-    tu_result r = RUN("getAndDigest", "-p", "digesterName=SHAKE128-256,SHAKE256", "-p", "length=1", "-wi", "0",
-                      "-i", "1", "-w", "0", "-r", "5");
-    assert_int_equal(r.status, 0);
-    static const expect_row rows[] = {{"MessageDigests.getAndDigest", "SHAKE128-256", "1"},
-                                      {"MessageDigests.getAndDigest", "SHAKE256", "1"}};
-    table t = parse_table(r.out);
-    check_table(&t, rows, 2, 1);
-    free_table(&t);
-    tu_result_free(&r);
-}
-
-/* The SHAKE128 pairs (SHA3Parallel; the same with two single-state permutations), both benchmarks,
-   with the stubs and without: a row each (a length of 0 squeezes one block too). */
-static void test_pairs(void **state)
-{
-    (void)state;
-    static const char *const flags[] = {"-XX:+UseSHA3Intrinsics", "-XX:-UseSHA3Intrinsics"};
-    for (size_t f = 0; f < 2; f++) {
-        const char *argv[] = {"-XX:+UnlockDiagnosticVMOptions", flags[f], tu_source_path("bench/MessageDigests.mva"),
-                              "digest", "getAndDigest", "-p", "digesterName=SHAKE128x2,SHAKE128x2-single", "-p",
-                              "length=0,400", "-wi", "0", "-i", "2", "-w", "0", "-r", "5", NULL};
-        tu_result r = tu_run(argv, NULL, 120);
-        assert_int_equal(r.status, 0);
-        static const expect_row rows[] = {
-            {"MessageDigests.digest", "SHAKE128x2", "0"},
-            {"MessageDigests.digest", "SHAKE128x2", "400"},
-            {"MessageDigests.digest", "SHAKE128x2-single", "0"},
-            {"MessageDigests.digest", "SHAKE128x2-single", "400"},
-            {"MessageDigests.getAndDigest", "SHAKE128x2", "0"},
-            {"MessageDigests.getAndDigest", "SHAKE128x2", "400"},
-            {"MessageDigests.getAndDigest", "SHAKE128x2-single", "0"},
-            {"MessageDigests.getAndDigest", "SHAKE128x2-single", "400"},
-        };
-        table t = parse_table(r.out);
-        check_table(&t, rows, 8, 2);
-        free_table(&t);
-        tu_result_free(&r);
-    }
-}
-
-/* Benchmarks run in JMH's (alphabetical) order whatever the command line's;
-   parameter values in the order given; a wide value widens its column. */
-static void test_order_and_widths(void **state)
-{
-    (void)state;
-    tu_result r = RUN("getAndDigest", "digest", "-p", "digesterName=SHA3-512,SHA3-224", "-p",
-                      "length=00000000016,0", "-wi", "0", "-i", "4", "-w", "0", "-r", "5");
-    assert_int_equal(r.status, 0);
-    static const expect_row rows[] = {
-        {"MessageDigests.digest", "SHA3-512", "00000000016"},
-        {"MessageDigests.digest", "SHA3-512", "0"},
-        {"MessageDigests.digest", "SHA3-224", "00000000016"},
-        {"MessageDigests.digest", "SHA3-224", "0"},
-        {"MessageDigests.getAndDigest", "SHA3-512", "00000000016"},
-        {"MessageDigests.getAndDigest", "SHA3-512", "0"},
-        {"MessageDigests.getAndDigest", "SHA3-224", "00000000016"},
-        {"MessageDigests.getAndDigest", "SHA3-224", "0"},
-    };
-    table t = parse_table(r.out);
-    check_table(&t, rows, 8, 4);
-    /* (length) is 11 + 2 wide */
-    assert_memory_equal(t.lines[0], "Benchmark                    (digesterName)     (length)   Mode  Cnt",
-                        strlen("Benchmark                    (digesterName)     (length)   Mode  Cnt"));
-    free_table(&t);
     tu_result_free(&r);
 }
 
@@ -387,8 +374,7 @@ static void test_verbose(void **state)
 static void test_quick(void **state)
 {
     (void)state;
-    const char *san = getenv("MINIVM_SANITIZED");
-    if (san && strcmp(san, "1") == 0)
+    if (tu_sanitized())
         skip();
     tu_result r = RUN("-wi", "1", "-i", "2", "-w", "100", "-r", "100", "-p", "length=64");
     assert_int_equal(r.status, 0);
@@ -520,7 +506,7 @@ static void test_input(void **state)
 
 /* ---- the statistics ----------------------------------------------------------- */
 
-/* t(0.9995, df) × 10^6, as bench/MessageDigests.mva's tquant */
+/* t(0.9995, df) × 10^6, as bench/Jmh.mva's tquant */
 static const int64_t t_small[30] = {636619249, 31599055, 12923979, 8610302, 6868827, 5958816, 5407883, 5041305,
                                     4780913,   4586894,  4436979,  4317791, 4220832, 4140454, 4072765, 4014996,
                                     3965126,   3921646,  3883406,  3849516, 3819277, 3792131, 3767627, 3745399,
@@ -556,7 +542,7 @@ typedef struct fixed_stats {
     int64_t mean, error, t; /* error -1 when n < 2 */
 } fixed_stats;
 
-/* bench/MessageDigests.mva's stats, in C */
+/* bench/Jmh.mva's stats, in C */
 static fixed_stats stats_fixed(const int64_t *v, int64_t n)
 {
     fixed_stats r = {0, -1, 0};
@@ -716,19 +702,14 @@ static void test_stats(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defaults),
-        cmocka_unit_test(test_error_column),
-        cmocka_unit_test(test_one_iteration),
-        cmocka_unit_test(test_shake_digests),
-        cmocka_unit_test(test_pairs),
-        cmocka_unit_test(test_order_and_widths),
-        cmocka_unit_test(test_verbose),
-        cmocka_unit_test(test_quick),
-        cmocka_unit_test(test_help),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_input),
-        cmocka_unit_test(test_stats),
-    };
-    return cmocka_run_group_tests_name("messagedigests", tests, NULL, NULL);
+    tu_group g = {0};
+    TU_ADD_TEST(&g, test_defaults);
+    TU_ADD_TABLE(&g, table_cases, test_table);
+    TU_ADD_TEST(&g, test_verbose);
+    TU_ADD_TEST(&g, test_quick);
+    TU_ADD_TEST(&g, test_help);
+    TU_ADD_TEST(&g, test_errors);
+    TU_ADD_TEST(&g, test_input);
+    TU_ADD_TEST(&g, test_stats);
+    return tu_run_group("messagedigests", &g, NULL, NULL);
 }

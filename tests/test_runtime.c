@@ -40,27 +40,8 @@ typedef struct rt_case {
 /* the expected trace, exactly (the deep-trace fields unused) */
 #define TRACE(t) t, NULL, NULL, 0, 0
 
-/* System.arraycopy(src, sp, dst, dp, 0) on fresh arrays; the call is on line 15 */
-#define COPY_PROG(ST, SN, DT, DN, SP, DP)      \
-    "module T\n"                               \
-    "\n"                                       \
-    "method main() -> int\n"                   \
-    "    var src: " ST "\n"                    \
-    "    var sp: long\n"                       \
-    "    var dst: " DT "\n"                    \
-    "    var dp, len: long\n"                  \
-    "    var n: long\n"                        \
-    "    ldi n, " SN "\n"                      \
-    "    newarray src, n\n"                    \
-    "    ldi n, " DN "\n"                      \
-    "    newarray dst, n\n"                    \
-    "    ldi sp, " SP "\n"                     \
-    "    ldi dp, " DP "\n"                     \
-    "    call Sys.arraycopy(src, sp, dst, dp, len)\n" \
-    "    ret n\n"                              \
-    "end\n"
-/* the same with len set on line 15 and the call on line 16 */
-#define COPY_PROG_LEN(ST, SN, DT, DN, SP, DP, LEN) \
+/* System.arraycopy(src, sp, dst, dp, len) on a fresh ST[SN] and DT[DN]; the call is on line 16 */
+#define COPY_PROG(ST, SN, DT, DN, SP, DP, LEN)     \
     "module T\n"                               \
     "\n"                                       \
     "method main() -> int\n"                   \
@@ -79,7 +60,7 @@ typedef struct rt_case {
     "    call Sys.arraycopy(src, sp, dst, dp, len)\n" \
     "    ret n\n"                              \
     "end\n"
-#define COPY_TRACE16 "\tat Sys.arraycopy(Native Method)\n\tat T.main(@:16)\n"
+#define COPY_TRACE "\tat Sys.arraycopy(Native Method)\n\tat T.main(@:16)\n"
 
 /* Sys.fill(new T[8], FROM, TO, 7); the call is on line 10 */
 #define FILL_PROG(T, FROM, TO)               \
@@ -725,35 +706,34 @@ static const rt_case cases[] = {
      BAA_PROG("i2bBig", "int[]", NEWA(10), "byte[]", NEWB(6), "0", "-4294967296", "4294967300"),
      EXC "ArrayIndexOutOfBoundsException: Index -4294967296 out of bounds for length 3", TRACE(BAA_TRACE("i2bBig"))},
     /* ---- System.arraycopy: HotSpot's checks and texts ---- */
-    {"arraycopy_last_source_index", {NULL}, {NULL}, COPY_PROG_LEN("byte[]", "10", "byte[]", "10", "5", "0", "6"),
-     EXC "ArrayIndexOutOfBoundsException: arraycopy: last source index 11 out of bounds for byte[10]", TRACE(COPY_TRACE16)},
+    {"arraycopy_last_source_index", {NULL}, {NULL}, COPY_PROG("byte[]", "10", "byte[]", "10", "5", "0", "6"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: last source index 11 out of bounds for byte[10]", TRACE(COPY_TRACE)},
     {"arraycopy_last_destination_index", {NULL}, {NULL},
-     COPY_PROG_LEN("long[]", "10", "long[]", "8", "0", "4", "8"),
+     COPY_PROG("long[]", "10", "long[]", "8", "0", "4", "8"),
      EXC "ArrayIndexOutOfBoundsException: arraycopy: last destination index 12 out of bounds for long[8]",
-     TRACE(COPY_TRACE16)},
-    {"arraycopy_negative_source_index", {NULL}, {NULL}, COPY_PROG_LEN("int[]", "4", "int[]", "4", "-1", "0", "1"),
-     EXC "ArrayIndexOutOfBoundsException: arraycopy: source index -1 out of bounds for int[4]", TRACE(COPY_TRACE16)},
+     TRACE(COPY_TRACE)},
+    {"arraycopy_negative_source_index", {NULL}, {NULL}, COPY_PROG("int[]", "4", "int[]", "4", "-1", "0", "1"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: source index -1 out of bounds for int[4]", TRACE(COPY_TRACE)},
     {"arraycopy_negative_destination_index", {NULL}, {NULL},
-     COPY_PROG_LEN("byte[]", "4", "byte[]", "3", "0", "-2", "1"),
-     EXC "ArrayIndexOutOfBoundsException: arraycopy: destination index -2 out of bounds for byte[3]", TRACE(COPY_TRACE16)},
-    {"arraycopy_negative_length", {NULL}, {NULL}, COPY_PROG_LEN("byte[]", "10", "byte[]", "10", "0", "0", "-1"),
-     EXC "ArrayIndexOutOfBoundsException: arraycopy: length -1 is negative", TRACE(COPY_TRACE16)},
+     COPY_PROG("byte[]", "4", "byte[]", "3", "0", "-2", "1"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: destination index -2 out of bounds for byte[3]", TRACE(COPY_TRACE)},
+    {"arraycopy_negative_length", {NULL}, {NULL}, COPY_PROG("byte[]", "10", "byte[]", "10", "0", "0", "-1"),
+     EXC "ArrayIndexOutOfBoundsException: arraycopy: length -1 is negative", TRACE(COPY_TRACE)},
     /* int parameters are 64-bit registers: a huge position must not wrap around (it once read wild memory) */
     {"arraycopy_source_index_beyond_int", {NULL}, {NULL},
-     COPY_PROG_LEN("byte[]", "10", "byte[]", "10", "0x7fffffffffffffff", "0", "1"),
+     COPY_PROG("byte[]", "10", "byte[]", "10", "0x7fffffffffffffff", "0", "1"),
      EXC "ArrayIndexOutOfBoundsException: arraycopy: last source index 9223372036854775808 out of bounds for byte[10]",
-     TRACE(COPY_TRACE16)},
+     TRACE(COPY_TRACE)},
     {"arraycopy_destination_index_beyond_int", {NULL}, {NULL},
-     COPY_PROG_LEN("long[]", "3", "long[]", "3", "1", "0x7ffffffffffffffe", "2"),
+     COPY_PROG("long[]", "3", "long[]", "3", "1", "0x7ffffffffffffffe", "2"),
      EXC "ArrayIndexOutOfBoundsException: arraycopy: last destination index 9223372036854775808 out of bounds for "
          "long[3]",
-     TRACE(COPY_TRACE16)},
-    {"arraycopy_type_mismatch", {NULL}, {NULL}, COPY_PROG_LEN("byte[]", "10", "long[]", "10", "0", "0", "1"),
-     EXC "ArrayStoreException: arraycopy: type mismatch: can not copy byte[] into long[]", TRACE(COPY_TRACE16)},
+     TRACE(COPY_TRACE)},
+    {"arraycopy_type_mismatch", {NULL}, {NULL}, COPY_PROG("byte[]", "10", "long[]", "10", "0", "0", "1"),
+     EXC "ArrayStoreException: arraycopy: type mismatch: can not copy byte[] into long[]", TRACE(COPY_TRACE)},
     {"arraycopy_type_mismatch_before_bounds", {NULL}, {NULL},
-     COPY_PROG("int[]", "1", "long[]", "1", "-7", "-7"),
-     EXC "ArrayStoreException: arraycopy: type mismatch: can not copy int[] into long[]",
-     TRACE("\tat Sys.arraycopy(Native Method)\n\tat T.main(@:15)\n")},
+     COPY_PROG("int[]", "1", "long[]", "1", "-7", "-7", "0"),
+     EXC "ArrayStoreException: arraycopy: type mismatch: can not copy int[] into long[]", TRACE(COPY_TRACE)},
     {"arraycopy_null_source", {NULL}, {NULL},
      "module T\n"
      "\n"
@@ -955,10 +935,8 @@ static void cross_module_trace(void **state)
 
 int main(void)
 {
-    enum { N = sizeof cases / sizeof cases[0] };
-    static struct CMUnitTest tests[N + 1];
-    for (size_t i = 0; i < N; i++)
-        tests[i] = (struct CMUnitTest){cases[i].name, run_case, NULL, NULL, (void *)&cases[i]};
-    tests[N] = (struct CMUnitTest){"cross_module_trace", cross_module_trace, NULL, NULL, NULL};
-    return _cmocka_run_group_tests("runtime", tests, N + 1, NULL, NULL);
+    tu_group g = {0};
+    TU_ADD_TABLE(&g, cases, run_case);
+    TU_ADD_TEST(&g, cross_module_trace);
+    return tu_run_group("runtime", &g, NULL, NULL);
 }

@@ -163,8 +163,7 @@ static void test_lengths(void **state)
     uint8_t out[64];
     /* the bytecode alone under QEMU (every model of the cross build runs this): every length up
        to three SHA-512 blocks, then every 7th; the stubs' runs keep every length */
-    const char *emulated = getenv("MINIVM_EMULATED");
-    size_t step = linked_family < 0 && emulated && strcmp(emulated, "1") == 0 ? 7 : 1;
+    size_t step = linked_family < 0 && tu_emulated() ? 7 : 1;
     for (size_t len = 0; len <= 1000; len += len < 384 ? 1 : step) {
         size_t n = vm_hash(vm, a->name, msgbuf, len, 0, 1, out);
         expect_digest(a, msgbuf, len, out, n, "one update");
@@ -331,9 +330,7 @@ static void test_override_runs_bytecode(void **state)
 {
     (void)state;
     char err[1024];
-    vm_program *p = vm_load_text("Over", override_src, strlen(override_src), err, sizeof err);
-    if (!p)
-        fail_msg("the override program did not load: %s", err);
+    vm_program *p = tu_load(override_src);
     const vm_method *hash = vm_find_method(p, "Over.hash");
     assert_non_null(hash);
     uint8_t got[2][64];
@@ -475,8 +472,8 @@ static int suite(void)
 {
     /* the bytecode alone does the same on every CPU model: under QEMU it runs on max only
        (scripts/test-cross runs every model; the stub runs above are per model) */
-    const char *emulated = getenv("MINIVM_EMULATED"), *model = getenv("QEMU_CPU");
-    if (!linked_stubs && emulated && strcmp(emulated, "1") == 0 && model && strcmp(model, "max") != 0) {
+    const char *model = getenv("QEMU_CPU");
+    if (!linked_stubs && tu_emulated() && model && strcmp(model, "max") != 0) {
         printf("the bytecode-only run is the same on every QEMU model: it runs under max\n");
         return 77;
     }

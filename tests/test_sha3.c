@@ -82,12 +82,6 @@ static const int OUTLENS[] = {0, 1, 31, 32, 64, 167, 168, 169, 500, 1000};
 
 #define MAX_MSG 65537
 
-static int sanitized(void)
-{
-    const char *s = getenv("MINIVM_SANITIZED");
-    return s && strcmp(s, "1") == 0;
-}
-
 /* ---- messages and hex --------------------------------------------------------- */
 
 static uint8_t msgbuf[MAX_MSG + 64]; /* deterministic pseudo-random bytes */
@@ -272,24 +266,6 @@ static const nist_file NIST[] = {
 };
 #define NNIST ((int)(sizeof NIST / sizeof NIST[0]))
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    size_t got = fread(s, 1, (size_t)n, f);
-    fclose(f);
-    assert_int_equal(got, (size_t)n);
-    s[n] = '\0';
-    *len = (size_t)n;
-    return s;
-}
-
 /* What the parser holds while a test runs (freed by the teardown if it fails). */
 static char *rsp_text;
 static uint8_t *rsp_msg, *rsp_md;
@@ -338,8 +314,9 @@ static void test_nist(void **state)
     const nist_file *nf = *state;
     char path[256];
     snprintf(path, sizeof path, "tests/data/nist/%s", nf->file);
-    size_t textlen;
-    rsp_text = read_file(tu_source_path(path), &textlen);
+    rsp_text = tu_read_file(tu_source_path(path), NULL);
+    if (!rsp_text)
+        fail_msg("cannot read %s", path);
     int count = 0;
     long bits = -1;
     size_t msglen = 0;
@@ -454,7 +431,7 @@ static void diff_one(int alg, size_t len, int outlen)
 static void test_diff_lengths(void **state)
 {
     int alg = (int)(intptr_t)*state;
-    int step = sanitized() ? 7 : 1;
+    int step = tu_sanitized() ? 7 : 1;
     int cases = 0;
     for (size_t len = 0; len <= 1000; len += (size_t)step) {
         diff_one(alg, len, OUTLENS[len % NOUTLENS]);

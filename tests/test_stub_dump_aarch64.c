@@ -21,9 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -32,6 +30,7 @@
 #include "sha2_ref.h"
 #include "sha3_stub_configs.h"
 #include "stub_arch.h"
+#include "stub_dump.h"
 #include "stubgenerator_aarch64.h"
 #include "stubroutines.h"
 
@@ -42,61 +41,43 @@ typedef struct mix {
     int uses_x18, uses_fp;
 } mix;
 
-/* Disassemble words with llvm-mc; counts what it printed, fails on any warning. */
+/* One line of llvm-mc's disassembly into the mix */
+static void count_line(void *ctx, const char *p)
+{
+    mix *m = ctx;
+    m->insns++;
+    char mnem[16] = "";
+    sscanf(p, "%15s", mnem);
+    m->eor3 += strcmp(mnem, "eor3") == 0;
+    m->rax1 += strcmp(mnem, "rax1") == 0;
+    m->xar += strcmp(mnem, "xar") == 0;
+    m->bcax += strcmp(mnem, "bcax") == 0;
+    const char *ops = p + strlen(mnem);
+    m->simd += strstr(ops, "v") != NULL && strstr(ops, ".") != NULL;
+    m->uses_x18 += strstr(ops, "x18") != NULL || strstr(ops, "w18") != NULL;
+    m->uses_fp += strstr(ops, "x29") != NULL || strstr(ops, "fp") != NULL;
+}
+
+/* Disassemble words with llvm-mc (stub_dump.h): every word one instruction; what it printed, counted. */
 static mix disassemble(const char *name, const uint32_t *w, size_t n)
 {
-    char dir[] = "/tmp/minivm_stub_dumpXXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char in[64], out[64], err[64], cmd[512];
-    snprintf(in, sizeof in, "%s/in", dir);
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(err, sizeof err, "%s/err", dir);
-    FILE *f = fopen(in, "w");
-    assert_non_null(f);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "0x%02x 0x%02x 0x%02x 0x%02x\n", w[i] & 0xff, (w[i] >> 8) & 0xff, (w[i] >> 16) & 0xff,
-                w[i] >> 24);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "llvm-mc --disassemble -triple=aarch64 -mattr=+sha3 %s >%s 2>%s", in, out, err);
-    int rc = system(cmd);
-
+    static uint8_t bytes[4 * 2048];
+    assert_true(n <= sizeof bytes / 4);
+    for (size_t i = 0; i < 4 * n; i++)
+        bytes[i] = (uint8_t)(w[i / 4] >> 8 * (i % 4)); /* little-endian, as the words run */
     mix m = {0};
-    char line[512];
-    f = fopen(err, "r");
-    assert_non_null(f);
-    while (fgets(line, sizeof line, f))
-        fail_msg("%s: llvm-mc: %s", name, line);
-    fclose(f);
-    assert_int_equal(rc, 0);
-    f = fopen(out, "r");
-    assert_non_null(f);
-    while (fgets(line, sizeof line, f)) {
-        char *p = line + strspn(line, " \t");
-        if (*p == '\0' || *p == '\n' || *p == '.')
-            continue; /* .text */
-        m.insns++;
-        char mnem[16] = "";
-        sscanf(p, "%15s", mnem);
-        m.eor3 += strcmp(mnem, "eor3") == 0;
-        m.rax1 += strcmp(mnem, "rax1") == 0;
-        m.xar += strcmp(mnem, "xar") == 0;
-        m.bcax += strcmp(mnem, "bcax") == 0;
-        const char *ops = p + strlen(mnem);
-        m.simd += strstr(ops, "v") != NULL && strstr(ops, ".") != NULL;
-        m.uses_x18 += strstr(ops, "x18") != NULL || strstr(ops, "w18") != NULL;
-        m.uses_fp += strstr(ops, "x29") != NULL || strstr(ops, "fp") != NULL;
-    }
-    fclose(f);
-    unlink(in);
-    unlink(out);
-    unlink(err);
-    rmdir(dir);
+    stub_dump_disassemble(name, "-triple=aarch64 -mattr=+sha3", bytes, 4 * n, 4, count_line, &m);
     if ((size_t)m.insns != n)
         fail_msg("%s: %zu words, llvm-mc printed %d instructions", name, n, m.insns);
     return m;
 }
 
-static bool have_llvm_mc(void) { return system("command -v llvm-mc >/dev/null 2>&1") == 0; }
+/* An assembler over cap words at buf that reports a refusal (a64_asm_failed) instead of aborting */
+static void asm_over(a64_asm *as, uint32_t *buf, size_t cap)
+{
+    a64_asm_init(as, buf, cap);
+    as->cb.fatal = false;
+}
 
 /* Every SHA-3 design: the variant rows' (simd, gpr) and the GPR stub's other designs
    (sha3_stub_configs.h), each entry ("MB" the multi-block one), read from the rows */
@@ -136,20 +117,16 @@ static void collect_configs(void)
 static void test_dumps(void **state)
 {
     (void)state;
-    if (!have_llvm_mc()) {
-        print_message("llvm-mc not installed: skipped\n");
-        skip();
-    }
+    stub_dump_skip_without_llvm_mc();
     assert_true(NSTUB_CONFIGS > 0);
     for (int c = 0; c < NSTUB_CONFIGS; c++) {
         const stub_config *dc = &stub_configs[c];
         uint32_t words[2048];
         a64_asm as;
-        a64_asm_init(&as, words, 2048);
-        as.fatal = false;
+        asm_over(&as, words, 2048);
         a64_generate_sha3_implCompress(&as, &dc->cfg);
         if (a64_asm_failed(&as))
-            fail_msg("%s: %s", dc->name, as.errmsg);
+            fail_msg("%s: %s", dc->name, as.cb.errmsg);
         mix m = disassemble(dc->name, words, a64_asm_pc(&as));
         print_message("%-42s %4d instructions\n", dc->name, m.insns);
         if (dc->cfg.simd) {
@@ -226,11 +203,10 @@ static const sha_stub stubs[] = {
 
 static size_t sha2_generate(const sha_stub *s, uint32_t *words, size_t cap, a64_asm *as)
 {
-    a64_asm_init(as, words, cap);
-    as->fatal = false;
+    asm_over(as, words, cap);
     size_t entry = s->generate(as, s->multi_block);
     if (a64_asm_failed(as))
-        fail_msg("%s: generator refused: %s", s->name, as->errmsg);
+        fail_msg("%s: generator refused: %s", s->name, as->cb.errmsg);
     return entry;
 }
 
@@ -321,11 +297,10 @@ static void sha2_generate_and_mix(void **state)
     for (int c = 0; c < NSTUBS; c++) {
         uint32_t small[32];
         a64_asm as;
-        a64_asm_init(&as, small, 32);
-        as.fatal = false;
+        asm_over(&as, small, 32);
         stubs[c].generate(&as, stubs[c].multi_block);
         assert_true(a64_asm_failed(&as));
-        assert_non_null(strstr(as.errmsg, "full"));
+        assert_non_null(strstr(as.cb.errmsg, "full"));
     }
 }
 
@@ -344,10 +319,7 @@ static void sha2_round_constants(void **state)
 static void sha2_llvm_mc_dump(void **state)
 {
     (void)state;
-    if (!have_llvm_mc()) {
-        print_message("llvm-mc not installed: skipped\n");
-        skip();
-    }
+    stub_dump_skip_without_llvm_mc();
     for (int c = 0; c < NSTUBS; c++) {
         const sha_stub *s = &stubs[c];
         uint32_t words[1024];
@@ -379,8 +351,7 @@ static void md5_generate_and_mix(void **state)
     assert_int_equal(count_words(words, block, movn_w), 1);
     assert_int_equal(count_words(words, block, ldp_x), 4);
     for (int mb = 0; mb < 2; mb++) {
-        a64_asm_init(&as, words, 2048);
-        as.fatal = false;
+        asm_over(&as, words, 2048);
         assert_int_equal(a64_generate_md5_implCompress(&as, mb), 0);
         assert_false(a64_asm_failed(&as));
         size_t n = a64_asm_pc(&as);
@@ -393,7 +364,7 @@ static void md5_generate_and_mix(void **state)
                 fail_msg("md5: word %zu is udf #0 (a refused instruction)", i);
         assert_int_equal(block_loop_words(words, n), mb ? (int)(block + 8 + 4) : -1);
         print_message("md5%-7s %4zu words (%4zu bytes)\n", mb ? " MB" : "", n, 4 * n);
-        if (!have_llvm_mc())
+        if (!stub_dump_have_llvm_mc())
             continue;
         mix m = disassemble(mb ? "md5 MB" : "md5", words, n); /* every word decoded, one instruction each */
         assert_int_equal(m.uses_x18, 0);
@@ -416,8 +387,7 @@ static void double_keccak_generate_and_mix(void **state)
     assert_false(a64_asm_failed(&as));
     const size_t nround = a64_asm_pc(&as);
     assert_int_equal(nround, 67);
-    a64_asm_init(&as, words, 2048);
-    as.fatal = false;
+    asm_over(&as, words, 2048);
     assert_int_equal(a64_generate_double_keccak(&as), 0);
     assert_false(a64_asm_failed(&as));
     size_t n = a64_asm_pc(&as);
@@ -429,7 +399,7 @@ static void double_keccak_generate_and_mix(void **state)
     if (!found)
         fail_msg("double_keccak: the round a64_emit_double_keccak_round emits is not in the stub");
     print_message("double_keccak %4zu words (%4zu bytes)\n", n, 4 * n);
-    if (!have_llvm_mc())
+    if (!stub_dump_have_llvm_mc())
         return;
     mix m = disassemble("double_keccak", words, n);
     assert_int_equal(m.eor3, 10);

@@ -22,15 +22,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "flags.h"
 #include "sha2_ref.h"
 #include "stub_arch.h"
+#include "stub_dump.h"
 #include "stubgenerator_x86_64.h"
 #include "stubroutines.h"
 #include "x64_sdm_nops.h"
@@ -75,95 +74,108 @@ static size_t padding_nop_length(const uint8_t *code, size_t room, size_t shown)
     return shown;
 }
 
-static mix disassemble(const char *name, const uint8_t *code, size_t n)
-{
-    char dir[] = "/tmp/minivm_x64_dumpXXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char in[64], out[64], err[64], cmd[512];
-    snprintf(in, sizeof in, "%s/in", dir);
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(err, sizeof err, "%s/err", dir);
-    FILE *f = fopen(in, "w");
-    assert_non_null(f);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "0x%02x%c", code[i], i % 16 == 15 ? '\n' : ' ');
-    fputc('\n', f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "llvm-mc --disassemble -show-encoding -triple=x86_64 %s >%s 2>%s", in, out, err);
-    int rc = system(cmd);
+/* What llvm-mc printed of the n bytes at code so far */
+typedef struct dump {
+    const char *name;
+    const uint8_t *code;
+    size_t n;
+    mix m;
+} dump;
 
-    mix m = {0};
-    char line[1024];
-    f = fopen(err, "r");
-    assert_non_null(f);
-    while (fgets(line, sizeof line, f))
-        fail_msg("%s: llvm-mc: %s", name, line);
-    fclose(f);
-    assert_int_equal(rc, 0);
-    f = fopen(out, "r");
-    assert_non_null(f);
-    while (fgets(line, sizeof line, f)) {
-        char *p = line + strspn(line, " \t");
-        if (*p == '\0' || *p == '\n' || *p == '.' || *p == '#')
-            continue; /* .text, and the fixup notes of branches */
-        const char *enc = strstr(p, "# encoding: [");
-        if (!enc)
-            fail_msg("%s: no encoding in: %s", name, line);
-        m.insns++;
-        enc += strlen("# encoding: [");
-        bool evex = strncmp(enc, "0x62", 4) == 0, vex = strncmp(enc, "0xc4", 4) == 0 || strncmp(enc, "0xc5", 4) == 0;
-        m.evex += evex;
-        char mnem[32] = "";
-        sscanf(p, "%31s", mnem);
-        /* "[0x0f,0x84,A,A,A,A]": a branch's displacement bytes are shown as A. llvm-mc shows
-           the encoding it would choose, so a padding nop (x64_align's, the SDM's multi-byte
-           forms with a zero displacement) shows shorter than it is: its length is read from
-           the code, the longest of the forms that matches */
-        size_t len = *enc != ']';
-        for (const char *b = enc; *b && *b != ']'; b++)
-            len += *b == ',';
-        if (strncmp(mnem, "nop", 3) == 0 && m.bytes < n)
-            len = padding_nop_length(code + m.bytes, n - m.bytes, len);
-        m.bytes += len;
-        const char *ops = p + strlen(mnem);
-        bool vector = strstr(ops, "mm") != NULL || strstr(ops, "%k") != NULL;
-        m.vector += vector;
-        m.vex_vector += vector && vex;
-        m.legacy_vector += vector && !vex && !evex;
-        m.sha1rnds4 += strcmp(mnem, "sha1rnds4") == 0;
-        m.sha1nexte += strcmp(mnem, "sha1nexte") == 0;
-        m.sha1msg += strcmp(mnem, "sha1msg1") == 0 || strcmp(mnem, "sha1msg2") == 0;
-        m.sha256rnds2 += strcmp(mnem, "sha256rnds2") == 0;
-        m.sha256msg += strcmp(mnem, "sha256msg1") == 0 || strcmp(mnem, "sha256msg2") == 0;
-        m.vpalignr += strcmp(mnem, "vpalignr") == 0;
-        m.vpshufb += strcmp(mnem, "vpshufb") == 0;
-        m.vzeroupper += strcmp(mnem, "vzeroupper") == 0;
-        m.andn += strncmp(mnem, "andn", 4) == 0;
-        m.rorx += strncmp(mnem, "rorx", 4) == 0;
-        m.rol += strncmp(mnem, "rol", 3) == 0;
-        m.vpermt2q += strcmp(mnem, "vpermt2q") == 0;
-        m.vpternlogq += strcmp(mnem, "vpternlogq") == 0;
-        m.copies += strcmp(mnem, "vmovdqu16") == 0;
-        m.vprolvq += strcmp(mnem, "vprolvq") == 0;
-        m.vprolq += strcmp(mnem, "vprolq") == 0;
-        m.vpxorq_masked += strcmp(mnem, "vpxorq") == 0 && strstr(ops, "{%k") != NULL;
-        m.vpermq += strcmp(mnem, "vpermq") == 0;
-        m.vpblendd += strcmp(mnem, "vpblendd") == 0;
-        m.vpbroadcastq += strcmp(mnem, "vpbroadcastq") == 0;
-        m.vshiftv += strcmp(mnem, "vpsllvq") == 0 || strcmp(mnem, "vpsrlvq") == 0;
-        m.evex_only += evex_register(ops);
-        m.wide += strstr(ops, "ymm") != NULL || strstr(ops, "zmm") != NULL;
-        m.copies64 += strcmp(mnem, "vmovdqu64") == 0 && strchr(ops, '(') == NULL;
-    }
-    fclose(f);
-    unlink(in);
-    unlink(out);
-    unlink(err);
-    rmdir(dir);
-    return m;
+/* One line of llvm-mc's disassembly into the mix */
+static void count_line(void *ctx, const char *p)
+{
+    dump *d = ctx;
+    mix *m = &d->m;
+    if (*p == '#')
+        return; /* the fixup notes of branches */
+    const char *enc = strstr(p, "# encoding: [");
+    if (!enc)
+        fail_msg("%s: no encoding in: %s", d->name, p);
+    m->insns++;
+    enc += strlen("# encoding: [");
+    bool evex = strncmp(enc, "0x62", 4) == 0, vex = strncmp(enc, "0xc4", 4) == 0 || strncmp(enc, "0xc5", 4) == 0;
+    m->evex += evex;
+    char mnem[32] = "";
+    sscanf(p, "%31s", mnem);
+    /* "[0x0f,0x84,A,A,A,A]": a branch's displacement bytes are shown as A. llvm-mc shows
+       the encoding it would choose, so a padding nop (x64_align's, the SDM's multi-byte
+       forms with a zero displacement) shows shorter than it is: its length is read from
+       the code, the longest of the forms that matches */
+    size_t len = *enc != ']';
+    for (const char *b = enc; *b && *b != ']'; b++)
+        len += *b == ',';
+    if (strncmp(mnem, "nop", 3) == 0 && m->bytes < d->n)
+        len = padding_nop_length(d->code + m->bytes, d->n - m->bytes, len);
+    m->bytes += len;
+    const char *ops = p + strlen(mnem);
+    bool vector = strstr(ops, "mm") != NULL || strstr(ops, "%k") != NULL;
+    m->vector += vector;
+    m->vex_vector += vector && vex;
+    m->legacy_vector += vector && !vex && !evex;
+    m->sha1rnds4 += strcmp(mnem, "sha1rnds4") == 0;
+    m->sha1nexte += strcmp(mnem, "sha1nexte") == 0;
+    m->sha1msg += strcmp(mnem, "sha1msg1") == 0 || strcmp(mnem, "sha1msg2") == 0;
+    m->sha256rnds2 += strcmp(mnem, "sha256rnds2") == 0;
+    m->sha256msg += strcmp(mnem, "sha256msg1") == 0 || strcmp(mnem, "sha256msg2") == 0;
+    m->vpalignr += strcmp(mnem, "vpalignr") == 0;
+    m->vpshufb += strcmp(mnem, "vpshufb") == 0;
+    m->vzeroupper += strcmp(mnem, "vzeroupper") == 0;
+    m->andn += strncmp(mnem, "andn", 4) == 0;
+    m->rorx += strncmp(mnem, "rorx", 4) == 0;
+    m->rol += strncmp(mnem, "rol", 3) == 0;
+    m->vpermt2q += strcmp(mnem, "vpermt2q") == 0;
+    m->vpternlogq += strcmp(mnem, "vpternlogq") == 0;
+    m->copies += strcmp(mnem, "vmovdqu16") == 0;
+    m->vprolvq += strcmp(mnem, "vprolvq") == 0;
+    m->vprolq += strcmp(mnem, "vprolq") == 0;
+    m->vpxorq_masked += strcmp(mnem, "vpxorq") == 0 && strstr(ops, "{%k") != NULL;
+    m->vpermq += strcmp(mnem, "vpermq") == 0;
+    m->vpblendd += strcmp(mnem, "vpblendd") == 0;
+    m->vpbroadcastq += strcmp(mnem, "vpbroadcastq") == 0;
+    m->vshiftv += strcmp(mnem, "vpsllvq") == 0 || strcmp(mnem, "vpsrlvq") == 0;
+    m->evex_only += evex_register(ops);
+    m->wide += strstr(ops, "ymm") != NULL || strstr(ops, "zmm") != NULL;
+    m->copies64 += strcmp(mnem, "vmovdqu64") == 0 && strchr(ops, '(') == NULL;
 }
 
-static bool have_llvm_mc(void) { return system("llvm-mc --version >/dev/null 2>&1") == 0; }
+/* The n bytes at code through llvm-mc (stub_dump.h); what it printed, counted. */
+static mix disassemble(const char *name, const uint8_t *code, size_t n)
+{
+    dump d = {name, code, n, {0}};
+    stub_dump_disassemble(name, "-show-encoding -triple=x86_64", code, n, 16, count_line, &d);
+    return d.m;
+}
+
+/* What the tests generate into */
+static uint8_t code[65536];
+
+/* An assembler over cap bytes at buf that reports a refusal (x64_asm_failed) instead of aborting */
+static void asm_over(x64_asm *as, uint8_t *buf, size_t cap)
+{
+    x64_asm_init(as, buf, cap);
+    as->cb.fatal = false;
+}
+
+/* Part of a stub (a round, a block) as emit writes it into code, through llvm-mc */
+static mix dump_part(const char *name, void (*emit)(x64_asm *as))
+{
+    x64_asm as;
+    x64_asm_init(&as, code, sizeof code);
+    emit(&as);
+    assert_false(x64_asm_failed(&as));
+    return disassemble(name, code, x64_asm_pc(&as));
+}
+
+/* A whole stub as emitted into code: every byte decoded and accounted for */
+static mix dump_stub(const char *name, const x64_asm *as)
+{
+    assert_false(x64_asm_failed(as));
+    mix m = disassemble(name, code, x64_asm_pc(as));
+    if (m.bytes != x64_asm_pc(as))
+        fail_msg("%s: llvm-mc accounts for %zu of the %zu bytes", name, m.bytes, x64_asm_pc(as));
+    return m;
+}
 
 /* Every SHA-3 design of x86-64's variant table, each entry: the row's name (" MB" for the
    multi-block entry) and its generator's parameters (the row's design), read from the rows */
@@ -195,20 +207,12 @@ static void collect_configs(void)
 static void every_stub_decodes(void **state)
 {
     (void)state;
-    if (!have_llvm_mc()) {
-        print_message("llvm-mc is not installed: skipped\n");
-        skip();
-    }
-    static uint8_t code[65536];
+    stub_dump_skip_without_llvm_mc();
     for (size_t c = 0; c < NCONFIGS; c++) {
         x64_asm as;
-        x64_asm_init(&as, code, sizeof code);
-        as.fatal = false;
+        asm_over(&as, code, sizeof code);
         x64_generate_sha3_implCompress(&as, &configs[c].cfg);
-        assert_false(x64_asm_failed(&as));
-        mix m = disassemble(configs[c].name, code, x64_asm_pc(&as));
-        if (m.bytes != x64_asm_pc(&as))
-            fail_msg("%s: llvm-mc accounts for %zu of the %zu bytes", configs[c].name, m.bytes, x64_asm_pc(&as));
+        mix m = dump_stub(configs[c].name, &as);
         print_message("%-14s %5zu bytes, %4d instructions, %3d EVEX\n", configs[c].name, m.bytes, m.insns, m.evex);
         if (configs[c].cfg.variant == X64_SHA3_GPR) {
             assert_int_equal(m.vector, 0);
@@ -237,11 +241,7 @@ static void every_stub_decodes(void **state)
 static void round_mix(void **state)
 {
     (void)state;
-    if (!have_llvm_mc()) {
-        print_message("llvm-mc is not installed: skipped\n");
-        skip();
-    }
-    static uint8_t code[16384];
+    stub_dump_skip_without_llvm_mc();
     for (size_t c = 0; c < NCONFIGS; c += 2) {
         x64_asm as;
         x64_asm_init(&as, code, sizeof code);
@@ -290,16 +290,8 @@ static void round_mix(void **state)
 static void double_keccak_decodes(void **state)
 {
     (void)state;
-    if (!have_llvm_mc()) {
-        print_message("llvm-mc is not installed: skipped\n");
-        skip();
-    }
-    static uint8_t code[16384];
-    x64_asm as;
-    x64_asm_init(&as, code, sizeof code);
-    x64_emit_double_keccak_round(&as);
-    assert_false(x64_asm_failed(&as));
-    mix m = disassemble("double_keccak round", code, x64_asm_pc(&as));
+    stub_dump_skip_without_llvm_mc();
+    mix m = dump_part("double_keccak round", x64_emit_double_keccak_round);
     assert_int_equal(m.vpermt2q, 2 * 24);
     assert_int_equal(m.vpternlogq, 2 * 12);
     assert_int_equal(m.copies, 2 * 5);
@@ -307,13 +299,10 @@ static void double_keccak_decodes(void **state)
     assert_int_equal(m.vprolq, 2 * 1);
     assert_int_equal(m.vpxorq_masked, 2 * 1);
     assert_int_equal(m.insns, 2 * (24 + 12 + 5 + 3 + 1 + 1) + 1);
-    x64_asm_init(&as, code, sizeof code);
-    as.fatal = false;
+    x64_asm as;
+    asm_over(&as, code, sizeof code);
     x64_generate_double_keccak(&as);
-    assert_false(x64_asm_failed(&as));
-    m = disassemble("double_keccak", code, x64_asm_pc(&as));
-    if (m.bytes != x64_asm_pc(&as))
-        fail_msg("double_keccak: llvm-mc accounts for %zu of the %zu bytes", m.bytes, x64_asm_pc(&as));
+    m = dump_stub("double_keccak", &as);
     print_message("double_keccak %5zu bytes, %4d instructions\n", m.bytes, m.insns);
     assert_int_equal(m.vzeroupper, 1);
     /* enter 2; two addresses; the masks 1 + 1 + 4; 10 row loads, 15 constant loads; the count and
@@ -328,11 +317,7 @@ static void double_keccak_decodes(void **state)
 static void sha2_stubs_decode(void **state)
 {
     (void)state;
-    if (!have_llvm_mc()) {
-        print_message("llvm-mc is not installed: skipped\n");
-        skip();
-    }
-    static uint8_t code[65536];
+    stub_dump_skip_without_llvm_mc();
     const stub_arch_ops *arch = stub_arch_ops_for(CPU_ARCH_X86_64);
     assert_non_null(arch);
     unsigned seen = 0; /* the families that had a row */
@@ -345,13 +330,9 @@ static void sha2_stubs_decode(void **state)
             char name[48];
             snprintf(name, sizeof name, "%s %s%s", fd->display, v->name, mb ? " MB" : "");
             x64_asm as;
-            x64_asm_init(&as, code, sizeof code);
-            as.fatal = false;
+            asm_over(&as, code, sizeof code);
             v->emit(&as, v, mb ? fd->compress_mb : fd->compress);
-            assert_false(x64_asm_failed(&as));
-            mix m = disassemble(name, code, x64_asm_pc(&as));
-            if (m.bytes != x64_asm_pc(&as))
-                fail_msg("%s: llvm-mc accounts for %zu of the %zu bytes", name, m.bytes, x64_asm_pc(&as));
+            mix m = dump_stub(name, &as);
             print_message("%-18s %5zu bytes, %4d instructions\n", name, m.bytes, m.insns);
             seen |= 1u << v->family;
             assert_int_equal(m.evex, 0);
@@ -380,11 +361,7 @@ static void sha2_stubs_decode(void **state)
 static void sha2_block_mix(void **state)
 {
     (void)state;
-    if (!have_llvm_mc()) {
-        print_message("llvm-mc is not installed: skipped\n");
-        skip();
-    }
-    static uint8_t code[65536];
+    stub_dump_skip_without_llvm_mc();
     static const struct {
         const char *name;
         void (*emit)(x64_asm *as);
@@ -394,11 +371,7 @@ static void sha2_block_mix(void **state)
         {"sha512", x64_emit_sha512_block},
         {"sha256 avx2 (two blocks)", x64_emit_sha256_avx2_blocks}};
     for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
-        x64_asm as;
-        x64_asm_init(&as, code, sizeof code);
-        blocks[b].emit(&as);
-        assert_false(x64_asm_failed(&as));
-        mix m = disassemble(blocks[b].name, code, x64_asm_pc(&as));
+        mix m = dump_part(blocks[b].name, blocks[b].emit);
         print_message("%-7s block: %4d instructions, %5zu bytes\n", blocks[b].name, m.insns, m.bytes);
         if (b == 0) {
             /* 20 groups of four rounds; the schedule of W[16..79] in 16 groups of 4 words */
@@ -454,16 +427,8 @@ static void sha2_round_constants(void **state)
 static void md5_stubs_decode(void **state)
 {
     (void)state;
-    if (!have_llvm_mc()) {
-        print_message("llvm-mc is not installed: skipped\n");
-        skip();
-    }
-    static uint8_t code[65536];
-    x64_asm as;
-    x64_asm_init(&as, code, sizeof code);
-    x64_emit_md5_block(&as);
-    assert_false(x64_asm_failed(&as));
-    mix m = disassemble("md5 block", code, x64_asm_pc(&as));
+    stub_dump_skip_without_llvm_mc();
+    mix m = dump_part("md5 block", x64_emit_md5_block);
     assert_int_equal(m.vector, 0);
     assert_int_equal(m.rol, 64);
     assert_int_equal(m.insns, 16 * (9 + 11 + 8 + 9));
@@ -479,13 +444,10 @@ static void md5_stubs_decode(void **state)
         {"md5 MB", true, 2 + 4 + 1 + 4 + 5 + 592 + 9 + 6 + 1 + 4 + 2},
     };
     for (size_t e = 0; e < sizeof entries / sizeof entries[0]; e++) {
-        x64_asm_init(&as, code, sizeof code);
-        as.fatal = false;
+        x64_asm as;
+        asm_over(&as, code, sizeof code);
         x64_generate_md5_implCompress(&as, entries[e].multi_block);
-        assert_false(x64_asm_failed(&as));
-        m = disassemble(entries[e].name, code, x64_asm_pc(&as));
-        if (m.bytes != x64_asm_pc(&as))
-            fail_msg("%s: llvm-mc accounts for %zu of the %zu bytes", entries[e].name, m.bytes, x64_asm_pc(&as));
+        m = dump_stub(entries[e].name, &as);
         print_message("%-10s %5zu bytes, %4d instructions\n", entries[e].name, m.bytes, m.insns);
         assert_int_equal(m.vector, 0);
         assert_int_equal(m.insns, entries[e].insns);
@@ -498,21 +460,17 @@ static void sha2_dry_run_and_small_buffer(void **state)
     (void)state;
     size_t (*const generators[])(x64_asm *, bool) = {x64_generate_sha1_implCompress, x64_generate_sha256_implCompress,
                                                      x64_generate_sha512_implCompress};
-    static uint8_t code[65536];
     for (size_t g = 0; g < sizeof generators / sizeof generators[0]; g++) {
         for (int mb = 0; mb < 2; mb++) {
             x64_asm as;
-            x64_asm_init(&as, code, sizeof code);
-            as.fatal = false;
+            asm_over(&as, code, sizeof code);
             generators[g](&as, mb);
             assert_false(x64_asm_failed(&as));
             size_t size = x64_asm_pc(&as);
-            x64_asm_init(&as, NULL, 0);
-            as.fatal = false;
+            asm_over(&as, NULL, 0);
             generators[g](&as, mb);
             assert_int_equal(x64_asm_pc(&as), size);
-            x64_asm_init(&as, code, size - 1);
-            as.fatal = false;
+            asm_over(&as, code, size - 1);
             generators[g](&as, mb);
             assert_true(x64_asm_failed(&as));
         }

@@ -699,20 +699,13 @@ static void run_binary_case(void **state)
 
 /* ---- main ------------------------------------------------------------------------ */
 
-#define NTEXT (sizeof text_cases / sizeof text_cases[0])
-#define NBIN  (sizeof binary_cases / sizeof binary_cases[0])
-
 int main(void)
 {
-    struct CMUnitTest text_tests[NTEXT];
-    struct CMUnitTest bin_tests[NBIN + 1];
-    for (size_t i = 0; i < NTEXT; i++)
-        text_tests[i] = (struct CMUnitTest){text_cases[i].name, run_text_case, NULL, NULL, (void *)&text_cases[i]};
-    bin_tests[0] = (struct CMUnitTest){"unpatched program verifies", bin_unpatched_verifies, NULL, NULL, NULL};
-    for (size_t i = 0; i < NBIN; i++)
-        bin_tests[i + 1] = (struct CMUnitTest){binary_cases[i].name, run_binary_case, NULL, NULL,
-                                               (void *)&binary_cases[i]};
-    int failed = _cmocka_run_group_tests("text", text_tests, NTEXT, NULL, NULL);
-    failed += _cmocka_run_group_tests("binary", bin_tests, NBIN + 1, bin_setup, bin_teardown);
+    tu_group text = {0}, binary = {0};
+    TU_ADD_TABLE(&text, text_cases, run_text_case);
+    tu_add_test(&binary, "unpatched program verifies", bin_unpatched_verifies, NULL);
+    TU_ADD_TABLE(&binary, binary_cases, run_binary_case);
+    int failed = tu_run_group("text", &text, NULL, NULL);
+    failed += tu_run_group("binary", &binary, bin_setup, bin_teardown);
     return failed;
 }

@@ -33,9 +33,6 @@
 #include "golden.h"
 #include "x64_sdm_nops.h"
 
-static const char *goldens_path, *header_path;
-static long min_cases = 40;
-
 /* ---- the forms: name, operand count, the encoder call (operands in a[]) ---- */
 
 #define R(k)   ((x64_reg)a[k])
@@ -70,13 +67,13 @@ static void pad(x64_asm *as, int64_t n)
         if (d_ <= 0) {                                                        \
             x64_bind(as, l);                                                  \
             pad(as, -d_);                                                     \
-            s->start = as->pos;                                               \
+            s->start = as->cb.pos;                                               \
             call;                                                             \
-            s->end = as->pos;                                                 \
+            s->end = as->cb.pos;                                                 \
         } else {                                                              \
             call;                                                             \
-            s->end = as->pos;                                                 \
-            pad(as, d_ - (int64_t)as->pos);                                   \
+            s->end = as->cb.pos;                                                 \
+            pad(as, d_ - (int64_t)as->cb.pos);                                   \
             x64_bind(as, l);                                                  \
         }                                                                     \
     } while (0)
@@ -84,7 +81,7 @@ static void pad(x64_asm *as, int64_t n)
 #define AT_OFFSET(off, call) \
     do {                     \
         pad(as, (off));      \
-        s->start = as->pos;  \
+        s->start = as->cb.pos;  \
         call;                \
     } while (0)
 
@@ -190,11 +187,7 @@ X64_FORMS(ENCODER)
 #undef ENCODER
 
 /* the forms as the harness sees them (tests/golden.h) */
-static golden_form forms[] = {
-#define ROW(name, nargs, call) {#name, nargs, #call, 0},
-    X64_FORMS(ROW)
-#undef ROW
-};
+static golden_form forms[] = {X64_FORMS(GOLDEN_FORM)};
 #define NFORMS (sizeof forms / sizeof forms[0])
 
 static void (*const encoders[])(x64_asm *as, const int64_t *a, span *s) = {
@@ -209,14 +202,14 @@ static long encode(size_t k, const int64_t *a, uint8_t *out, size_t cap, const c
     static uint8_t code[1 << 17];
     x64_asm as;
     x64_asm_init(&as, code, sizeof code);
-    as.fatal = false;
+    as.cb.fatal = false;
     span s = {0, SIZE_MAX};
     encoders[k](&as, a, &s);
     if (s.end == SIZE_MAX)
-        s.end = as.pos;
-    if (as.failed) {
+        s.end = as.cb.pos;
+    if (as.cb.failed) {
         static char why[256];
-        snprintf(why, sizeof why, "%s", as.errmsg);
+        snprintf(why, sizeof why, "%s", as.cb.errmsg);
         *err = why;
         return -1;
     }
@@ -243,8 +236,8 @@ static size_t encoding(const char *field, uint8_t *want, size_t cap)
 }
 
 /* buffer and label plumbing is tested below, not by goldens */
-static const char *const unexercised[] = {"x64_asm_init(", "x64_asm_fail(", "x64_emit_u8(", "x64_emit_u64(",
-                                          "x64_align(",    "x64_bind(",     NULL};
+static const char *const unexercised[] = {"x64_asm_init(", "x64_emit_u8(", "x64_emit_u64(", "x64_align(", "x64_bind(",
+                                          NULL};
 
 static const golden_arch x64 = {
     "x64_", "-triple=x86_64 -output-asm-variant=1 -mattr=+avx2,+bmi,+bmi2,+avx512f,+avx512bw,+avx512vl,+avx512dq,+sha",
@@ -253,21 +246,6 @@ static const golden_arch x64 = {
 static const char *disassemble(const uint8_t *b, size_t n, char *out, size_t size)
 {
     return golden_disassemble(&x64, b, n, out, size);
-}
-
-/* ---- the goldens --------------------------------------------------------- */
-
-static void test_goldens(void **state)
-{
-    (void)state;
-    golden_check_file(&x64, goldens_path);
-}
-
-/* Every form has goldens; every encoder in the header is called by a form. */
-static void test_coverage(void **state)
-{
-    (void)state;
-    golden_check_coverage(&x64, header_path, min_cases);
 }
 
 /* ---- encodings the goldens cannot hold ----------------------------------- */
@@ -281,12 +259,12 @@ static void test_fixed_encodings(void **state)
     x64_asm_init(&as, buf, sizeof buf);
     x64_test_ri_32(&as, X64_RAX, 0x12345678);
     static const uint8_t want[] = { 0xf7, 0xc0, 0x78, 0x56, 0x34, 0x12 };
-    assert_false(as.failed);
-    assert_int_equal(as.pos, sizeof want);
+    assert_false(as.cb.failed);
+    assert_int_equal(as.cb.pos, sizeof want);
     assert_memory_equal(buf, want, sizeof want);
     if (golden_have_llvm_mc()) {
         char d[256];
-        disassemble(buf, as.pos, d, sizeof d);
+        disassemble(buf, as.cb.pos, d, sizeof d);
         if (!strstr(d, "test") || !strstr(d, "eax, 305419896"))
             fail_msg("test_ri_32 eax: llvm-mc reads %s", d);
     }
@@ -298,7 +276,7 @@ static x64_asm *fresh(x64_asm *as, uint8_t *buf, size_t n)
 {
     memset(buf, 0xee, n);
     x64_asm_init(as, buf, n);
-    as->fatal = false;
+    as->cb.fatal = false;
     return as;
 }
 
@@ -307,20 +285,20 @@ static x64_asm *fresh(x64_asm *as, uint8_t *buf, size_t n)
 static void check_refusal(x64_asm *as, const uint8_t *buf, const char *call, const char *prefix)
 {
     if (prefix == NULL) {
-        if (as->failed)
-            fail_msg("%s: refused: %s", call, as->errmsg);
+        if (as->cb.failed)
+            fail_msg("%s: refused: %s", call, as->cb.errmsg);
         return;
     }
-    if (!as->failed)
-        fail_msg("%s: accepted (%zu bytes)", call, as->pos);
-    if (strncmp(as->errmsg, prefix, strlen(prefix)) != 0)
-        fail_msg("%s: message '%s' does not start with '%s'", call, as->errmsg, prefix);
-    if (as->pos != 1 || buf[0] != 0xcc)
-        fail_msg("%s: emitted %zu bytes (first 0x%02x), want one 0xcc", call, as->pos, buf[0]);
+    if (!as->cb.failed)
+        fail_msg("%s: accepted (%zu bytes)", call, as->cb.pos);
+    if (strncmp(as->cb.errmsg, prefix, strlen(prefix)) != 0)
+        fail_msg("%s: message '%s' does not start with '%s'", call, as->cb.errmsg, prefix);
+    if (as->cb.pos != 1 || buf[0] != 0xcc)
+        fail_msg("%s: emitted %zu bytes (first 0x%02x), want one 0xcc", call, as->cb.pos, buf[0]);
     x64_shift_ri(as, X64_SHL, X64_RAX, 64);     /* a second refusal */
-    if (strncmp(as->errmsg, prefix, strlen(prefix)) != 0)
-        fail_msg("%s: the first message was replaced by '%s'", call, as->errmsg);
-    assert_int_equal(as->pos, 2);
+    if (strncmp(as->cb.errmsg, prefix, strlen(prefix)) != 0)
+        fail_msg("%s: the first message was replaced by '%s'", call, as->cb.errmsg);
+    assert_int_equal(as->cb.pos, 2);
     assert_int_equal(buf[1], 0xcc);
 }
 
@@ -472,10 +450,10 @@ static void test_fatal(void **state)
     x64_asm as;
     x64_asm_init(&as, buf, sizeof buf);
 #ifdef NDEBUG
-    assert_false(as.fatal);
-    as.fatal = true;
+    assert_false(as.cb.fatal);
+    as.cb.fatal = true;
 #else
-    assert_true(as.fatal);
+    assert_true(as.cb.fatal);
 #endif
     int fd[2];
     assert_int_equal(pipe(fd), 0);
@@ -529,8 +507,8 @@ static void test_labels(void **state)
     uint8_t want[16] = { 0xe9, 0, 0, 0, 0, 0x0f, 0x85, 0, 0, 0, 0, 0x90, 0xc3 };
     le32(want + 1, 12 - 5);
     le32(want + 7, 12 - 11);
-    assert_false(as.failed);
-    assert_int_equal(as.pos, 13);
+    assert_false(as.cb.failed);
+    assert_int_equal(as.cb.pos, 13);
     assert_memory_equal(buf, want, 13);
 
     /* backward: the short form while the rel8 fits (target - (pc + 2) >= -128) */
@@ -553,10 +531,10 @@ static void test_labels(void **state)
             x64_jmp(&as, &top);
         else
             x64_jcc(&as, (x64_cond)back[k].cc, &top);
-        assert_false(as.failed);
-        if (as.pos != (size_t)(back[k].gap + back[k].len) ||
+        assert_false(as.cb.failed);
+        if (as.cb.pos != (size_t)(back[k].gap + back[k].len) ||
             memcmp(buf + back[k].gap, back[k].b, (size_t)back[k].len) != 0)
-            fail_msg("backward case %zu: %zu bytes", k, as.pos - (size_t)back[k].gap);
+            fail_msg("backward case %zu: %zu bytes", k, as.cb.pos - (size_t)back[k].gap);
     }
 
     /* one label, jumps from both sides: forward patched at bind, backward short */
@@ -566,24 +544,24 @@ static void test_labels(void **state)
     x64_bind(&as, &top);                /* 6 */
     x64_jmp(&as, &top);                 /* 6: eb fc */
     static const uint8_t both[] = { 0x0f, 0x8c, 0, 0, 0, 0, 0xeb, 0xfe };
-    assert_int_equal(as.pos, 8);
+    assert_int_equal(as.cb.pos, 8);
     assert_memory_equal(buf, both, 8);
 
     /* more forward jumps than a label records: the 17th is refused */
     x64_asm_init(&as, buf, sizeof buf);
-    as.fatal = false;
+    as.cb.fatal = false;
     x64_label_init(&out);
-    for (int k = 0; k < X64_LABEL_MAX_PATCHES; k++)
+    for (int k = 0; k < CODE_LABEL_MAX_PATCHES; k++)
         x64_jmp(&as, &out);
-    assert_false(as.failed);
-    size_t at = as.pos;
+    assert_false(as.cb.failed);
+    size_t at = as.cb.pos;
     x64_jmp(&as, &out);
-    assert_true(as.failed);
-    assert_string_equal(as.errmsg, "jmp: label has more than 16 forward jumps");
-    assert_int_equal(as.pos, at + 1);
+    assert_true(as.cb.failed);
+    assert_string_equal(as.cb.errmsg, "jmp: label has more than 16 forward jumps");
+    assert_int_equal(as.cb.pos, at + 1);
     assert_int_equal(buf[at], 0xcc);
     x64_bind(&as, &out);
-    for (int k = 0; k < X64_LABEL_MAX_PATCHES; k++) {   /* the first 16 are patched */
+    for (int k = 0; k < CODE_LABEL_MAX_PATCHES; k++) {   /* the first 16 are patched */
         uint8_t w[5] = { 0xe9 };
         le32(w + 1, (int32_t)(at + 1 - (size_t)(5 * k + 5)));
         assert_memory_equal(buf + 5 * k, w, 5);
@@ -591,37 +569,37 @@ static void test_labels(void **state)
 
     /* binding twice fails the buffer */
     x64_asm_init(&as, buf, sizeof buf);
-    as.fatal = false;
+    as.cb.fatal = false;
     x64_label_init(&top);
     x64_bind(&as, &top);
     x64_bind(&as, &top);
-    assert_true(as.failed);
-    assert_string_equal(as.errmsg, "label bound twice");
+    assert_true(as.cb.failed);
+    assert_string_equal(as.cb.errmsg, "label bound twice");
 
     /* past the end: failed once, nothing written, pos keeps counting (a
      * forward jump's field beyond the end is not patched either) */
     uint8_t small[8];
     memset(small, 0xee, sizeof small);
     x64_asm_init(&as, small, 4);
-    as.fatal = false;
+    as.cb.fatal = false;
     x64_label_init(&out);
     x64_jmp(&as, &out);
-    assert_true(as.failed);
-    assert_string_equal(as.errmsg, "code buffer full (4 bytes)");
+    assert_true(as.cb.failed);
+    assert_string_equal(as.cb.errmsg, "code buffer full (4 bytes)");
     x64_mov_ri(&as, X64_RAX, -1);
     x64_bind(&as, &out);
-    assert_int_equal(as.pos, 12);
+    assert_int_equal(as.cb.pos, 12);
     assert_int_equal(small[4], 0xee);
     assert_memory_equal(small, "\xe9\0\0\0", 4);
 
     /* a dry run without a buffer measures the code */
     x64_asm_init(&as, NULL, 0);
-    as.fatal = false;
+    as.cb.fatal = false;
     x64_label_init(&out);
     x64_jmp(&as, &out);
     x64_evmovdqu64_load(&as, X64_L512, X64_XMM1, X64_K1, true, x64_at(X64_RSP, 64));
     x64_bind(&as, &out);
-    assert_int_equal(as.pos, 5 + 8);
+    assert_int_equal(as.cb.pos, 5 + 8);
 }
 
 /* ---- x64_align and the raw emitters --------------------------------------- */
@@ -639,8 +617,8 @@ static void test_align(void **state)
                 x64_emit_u8(&as, 0xcc);
             x64_align(&as, n);
             size_t pad = (n - start % n) % n;
-            assert_false(as.failed);
-            assert_int_equal(as.pos, start + pad);
+            assert_false(as.cb.failed);
+            assert_int_equal(as.cb.pos, start + pad);
             /* the longest nops first, the remainder last */
             size_t w = 0;
             for (size_t left = pad; left > 0;) {
@@ -663,38 +641,28 @@ static void test_align(void **state)
     }
     x64_asm as;
     x64_asm_init(&as, buf, sizeof buf);
-    as.fatal = false;
+    as.cb.fatal = false;
     x64_emit_u8(&as, 1);
     x64_align(&as, 3);
-    assert_true(as.failed);
-    assert_string_equal(as.errmsg, "align: 3 is not a power of two");
-    assert_int_equal(as.pos, 1);
+    assert_true(as.cb.failed);
+    assert_string_equal(as.cb.errmsg, "align: 3 is not a power of two");
+    assert_int_equal(as.cb.pos, 1);
 
     x64_asm_init(&as, buf, sizeof buf);
     x64_emit_u64(&as, 0x0102030405060708u);
     x64_emit_u8(&as, 0xab);
-    assert_int_equal(as.pos, 9);
+    assert_int_equal(as.cb.pos, 9);
     assert_memory_equal(buf, "\x08\x07\x06\x05\x04\x03\x02\x01\xab", 9);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s GOLDENS HEADER [MIN_CASES_PER_FORM]\n", argv[0]);
-        return 2;
-    }
-    goldens_path = argv[1];
-    header_path = argv[2];
-    if (argc > 3)
-        min_cases = atol(argv[3]);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_goldens),
-        cmocka_unit_test(test_coverage),   /* after test_goldens: uses its counts */
         cmocka_unit_test(test_fixed_encodings),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_fatal),
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_align),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return golden_main(argc, argv, &x64, 40, tests, sizeof tests / sizeof tests[0]);
 }

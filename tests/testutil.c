@@ -54,6 +54,28 @@ vm_t *tu_vm(const vm_program *p, size_t heap_max)
     return vm;
 }
 
+vm_value tu_call_main(vm_t *vm, const char *qname)
+{
+    const vm_method *m = vm_find_method(vm->prog, qname);
+    if (!m)
+        fail_msg("no method %s", qname);
+    vm_value result = {0};
+    int st = vm_call(vm, m, NULL, &result);
+    if (st != VM_OK)
+        fail_msg("%s did not return (status %d): %s", qname, st, vm->exc_trace ? vm->exc_trace : "");
+    return result;
+}
+
+static bool env_is_1(const char *name)
+{
+    const char *v = getenv(name);
+    return v && strcmp(v, "1") == 0;
+}
+
+bool tu_sanitized(void) { return env_is_1("MINIVM_SANITIZED"); }
+
+bool tu_emulated(void) { return env_is_1("MINIVM_EMULATED"); }
+
 const char *tu_source_path(const char *rel)
 {
     static char buf[4][4096];
@@ -313,4 +335,72 @@ void tu_expect_run(const tu_result *r, int status, int out_mode, const char *out
     tu_expect_status(r, status);
     tu_expect_text_keys("stdout", r->out, out_mode, out, keys ? keys : none);
     tu_expect_text_keys("stderr", r->err, err_mode, err, keys ? keys : none);
+}
+
+void tu_add_test(tu_group *g, const char *name, void (*fn)(void **state), void *state)
+{
+    if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 64;
+        g->tests = realloc(g->tests, g->cap * sizeof *g->tests);
+        if (!g->tests)
+            abort();
+    }
+    g->tests[g->n++] = (struct CMUnitTest){name, fn, NULL, NULL, state};
+}
+
+void tu_add_rows(tu_group *g, const void *rows, size_t count, size_t size, size_t name_offset,
+                 void (*fn)(void **state))
+{
+    for (size_t i = 0; i < count; i++) {
+        const char *row = (const char *)rows + i * size;
+        const char *name;
+        memcpy(&name, row + name_offset, sizeof name);
+        tu_add_test(g, name, fn, (void *)row);
+    }
+}
+
+int tu_run_group(const char *name, tu_group *g, int (*setup)(void **state), int (*teardown)(void **state))
+{
+    int failed = _cmocka_run_group_tests(name, g->tests, g->n, setup, teardown);
+    free(g->tests);
+    *g = (tu_group){0};
+    return failed;
+}
+
+void tu_run_cli(const tu_cli_run *run, int status, int out_mode, const char *out, int err_mode, const char *err)
+{
+    enum { MAX_FILES = 4, MAX_ARGS = 32 };
+    char paths[MAX_FILES][4096] = {{0}};
+    tu_key keys[MAX_FILES + 1] = {{NULL, NULL}};
+    size_t nfiles = 0;
+    for (const tu_key *f = run->files; f && f->key; f++, nfiles++) {
+        assert_true(nfiles < MAX_FILES);
+        if (f->value) {
+            char fname[256];
+            snprintf(fname, sizeof fname, "%s-%s", run->name, f->key + (f->key[0] == '@'));
+            snprintf(paths[nfiles], sizeof paths[nfiles], "%s", tu_temp_file(fname, f->value, strlen(f->value)));
+        }
+        keys[nfiles] = (tu_key){f->key, paths[nfiles]};
+    }
+    char *argv[MAX_ARGS + 1] = {NULL};
+    for (size_t i = 0; i < run->argc_max && run->argv[i]; i++) {
+        assert_true(i < MAX_ARGS);
+        argv[i] = strncmp(run->argv[i], "@src:", 5) == 0 ? strdup(tu_source_path(run->argv[i] + 5))
+                                                          : tu_replace(run->argv[i], keys);
+        assert_non_null(argv[i]);
+    }
+    char *env = run->env ? tu_replace(run->env, keys) : NULL;
+    if (env)
+        setenv("MINIVM_TOOL_OPTIONS", env, 1);
+    tu_result r = tu_run((const char *const *)argv, run->in, 60);
+    if (env)
+        unsetenv("MINIVM_TOOL_OPTIONS");
+    for (size_t i = 0; i < nfiles; i++)
+        if (paths[i][0])
+            unlink(paths[i]);
+    tu_expect_run(&r, status, out_mode, out, err_mode, err, keys);
+    for (size_t i = 0; argv[i]; i++)
+        free(argv[i]);
+    free(env);
+    tu_result_free(&r);
 }

@@ -14,47 +14,16 @@
  */
 #include "assembler_aarch64.h"
 
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- the code buffer ----------------------------------------------------- */
 
 void a64_asm_init(a64_asm *as, uint32_t *code, size_t cap_words)
 {
-    memset(as, 0, sizeof *as);
-    as->code = code;
-    as->cap = cap_words;
-#ifndef NDEBUG
-    as->fatal = true;
-#endif
+    code_buffer_init(&as->cb, code, cap_words, sizeof(uint32_t), "a64 assembler");
 }
 
-void a64_asm_fail(a64_asm *as, const char *fmt, ...)
-{
-    char msg[sizeof as->errmsg];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (as->fatal) {
-        fprintf(stderr, "a64 assembler: %s\n", msg);
-        abort();
-    }
-    if (!as->failed)
-        memcpy(as->errmsg, msg, sizeof msg);
-    as->failed = true;
-}
-
-void a64_emit(a64_asm *as, uint32_t word)
-{
-    if (as->pos < as->cap)
-        as->code[as->pos] = word;
-    else if (!as->failed || as->pos == as->cap)
-        a64_asm_fail(as, "code buffer full (%zu words)", as->cap);
-    as->pos++;
-}
+void a64_emit(a64_asm *as, uint32_t word) { code_buffer_emit(&as->cb, &word); }
 
 /* ---- the field setter ---------------------------------------------------- */
 
@@ -69,21 +38,8 @@ static uint32_t field_mask(int hi, int lo)
     return (width == 32 ? 0xffffffffu : ((1u << width) - 1)) << lo;
 }
 
-static void refuse(a64_insn *i, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void refuse(a64_insn *i, const char *fmt, ...)
-{
-    char msg[128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    i->refused = true;
-    a64_asm_fail(i->as, "%s: %s", i->name, msg);
-}
+/* Refuse instruction i: the buffer fails with "mnemonic: message" (a64_insn_end emits UDF #0). */
+#define refuse(i, ...) code_buffer_refuse(&(i)->as->cb, &(i)->refused, (i)->name, __VA_ARGS__)
 
 static void put(a64_insn *i, uint32_t bits, int hi, int lo, const char *field)
 {
@@ -94,13 +50,20 @@ static void put(a64_insn *i, uint32_t bits, int hi, int lo, const char *field)
     i->set |= mask;
 }
 
+/* A field's bit range hi..lo must lie within the word. */
+static bool bad_range(a64_insn *i, int hi, int lo, const char *field)
+{
+    if (hi <= 31 && lo >= 0 && hi >= lo)
+        return false;
+    refuse(i, "field %s has bad bit range %d..%d", field, hi, lo);
+    return true;
+}
+
 void a64_f(a64_insn *i, int64_t value, int hi, int lo, const char *field)
 {
     int width = hi - lo + 1;
-    if (hi > 31 || lo < 0 || hi < lo) {
-        refuse(i, "field %s has bad bit range %d..%d", field, hi, lo);
+    if (bad_range(i, hi, lo, field))
         return;
-    }
     if (value < 0 || (uint64_t)value >> width != 0) {
         refuse(i, "field %s (bits %d..%d) = %lld does not fit in %d bits",
                field, hi, lo, (long long)value, width);
@@ -112,10 +75,8 @@ void a64_f(a64_insn *i, int64_t value, int hi, int lo, const char *field)
 void a64_sf(a64_insn *i, int64_t value, int hi, int lo, const char *field)
 {
     int width = hi - lo + 1;
-    if (hi > 31 || lo < 0 || hi < lo) {
-        refuse(i, "field %s has bad bit range %d..%d", field, hi, lo);
+    if (bad_range(i, hi, lo, field))
         return;
-    }
     int64_t min = -((int64_t)1 << (width - 1)), max = ((int64_t)1 << (width - 1)) - 1;
     if (value < min || value > max) {
         refuse(i, "field %s (bits %d..%d) = %lld is outside %lld..%lld",
@@ -139,25 +100,18 @@ void a64_insn_end(a64_insn *i)
 #define END()         a64_insn_end(&i)
 
 /* Register operands: each accepts exactly the registers the architecture
- * allows for it; zr and sp both encode as 31. */
-static void reg_zr(a64_insn *i, a64_reg r, int lo, const char *field)
+ * allows for it; zr and sp both encode as 31, and r31 says which of them the
+ * operand means (the other is refused). */
+static void reg31(a64_insn *i, a64_reg r, a64_reg r31, int lo, const char *field)
 {
-    if (r == A64_SP)
-        refuse(i, "%s: sp is not allowed here (zr is)", field);
-    else if ((unsigned)r > A64_ZR)
-        refuse(i, "%s: %d is not a general register", field, (int)r);
-    else
-        put(i, r == A64_ZR ? 31u : (uint32_t)r, lo + 4, lo, field);
-}
-
-static void reg_sp(a64_insn *i, a64_reg r, int lo, const char *field)
-{
-    if (r == A64_ZR)
-        refuse(i, "%s: zr is not allowed here (sp is)", field);
+    static const char *const name[] = {[A64_ZR] = "zr", [A64_SP] = "sp"};
+    a64_reg other = r31 == A64_ZR ? A64_SP : A64_ZR;
+    if (r == other)
+        refuse(i, "%s: %s is not allowed here (%s is)", field, name[other], name[r31]);
     else if ((unsigned)r > A64_SP)
         refuse(i, "%s: %d is not a general register", field, (int)r);
     else
-        put(i, r == A64_SP ? 31u : (uint32_t)r, lo + 4, lo, field);
+        put(i, r == r31 ? 31u : (uint32_t)r, lo + 4, lo, field);
 }
 
 static void vreg(a64_insn *i, a64_vreg v, int lo, const char *field)
@@ -165,8 +119,8 @@ static void vreg(a64_insn *i, a64_vreg v, int lo, const char *field)
     a64_f(i, (int64_t)v, lo + 4, lo, field);
 }
 
-#define RZR(r, lo) reg_zr(&i, (r), lo, #r)
-#define RSP(r, lo) reg_sp(&i, (r), lo, #r)
+#define RZR(r, lo) reg31(&i, (r), A64_ZR, lo, #r)
+#define RSP(r, lo) reg31(&i, (r), A64_SP, lo, #r)
 #define VR(r, lo)  vreg(&i, (r), lo, #r)
 
 /* A scaled immediate: refuse a byte offset that is not a multiple of the scale. */
@@ -460,22 +414,13 @@ void a64_ret(a64_asm *as, a64_reg rn)
 
 /* ---- labels -------------------------------------------------------------- */
 
-void a64_label_init(a64_label *l)
-{
-    l->pos = -1;
-    l->npatch = 0;
-}
-
 /* Byte offset to l, or 0 with the branch recorded for patching. */
 static int64_t label_offset(a64_asm *as, a64_label *l)
 {
     if (l->pos >= 0)
-        return ((int64_t)l->pos - (int64_t)as->pos) * 4;
-    if (l->npatch == A64_LABEL_MAX_PATCHES) {
-        a64_asm_fail(as, "label has more than %d forward branches", A64_LABEL_MAX_PATCHES);
-        return 0;
-    }
-    l->patch[l->npatch++] = as->pos;
+        return ((int64_t)l->pos - (int64_t)as->cb.pos) * 4;
+    if (!code_label_refer(l, as->cb.pos))
+        a64_asm_fail(as, "label has more than %d forward branches", CODE_LABEL_MAX_PATCHES);
     return 0;
 }
 
@@ -486,12 +431,16 @@ void a64_cbnz(a64_asm *as, a64_width w, a64_reg rt, a64_label *l) { a64_cbnz_off
 void a64_tbz(a64_asm *as, a64_reg rt, int bit, a64_label *l) { a64_tbz_off(as, rt, bit, label_offset(as, l)); }
 void a64_tbnz(a64_asm *as, a64_reg rt, int bit, a64_label *l) { a64_tbnz_off(as, rt, bit, label_offset(as, l)); }
 
-/* Re-set the (zero) offset field of the branch at word index at. */
-static void patch_branch(a64_asm *as, size_t at, int64_t off)
+/* Re-set the (zero) offset field of the branch at word index at to reach word index target
+   (cb is the a64_asm's first member: code_bind passes the buffer it was given). */
+static void patch_branch(code_buffer *cb, size_t at, size_t target)
 {
-    if (at >= as->cap)
+    a64_asm *as = (a64_asm *)cb;
+    unsigned char *p = code_buffer_at(cb, at, 1);
+    if (!p)
         return; /* never written: the buffer has already failed */
-    uint32_t w = as->code[at];
+    uint32_t w;
+    memcpy(&w, p, sizeof w);
     int hi, lo;
     if ((w & 0x7c000000u) == 0x14000000u)      { hi = 25; lo = 0; }   /* b */
     else if ((w & 0xff000010u) == 0x54000000u) { hi = 23; lo = 5; }   /* b.cond */
@@ -499,22 +448,12 @@ static void patch_branch(a64_asm *as, size_t at, int64_t off)
     else if ((w & 0x7e000000u) == 0x36000000u) { hi = 18; lo = 5; }   /* tbz/tbnz */
     else return; /* refused when emitted (UDF): nothing to patch */
     a64_insn i = { .as = as, .name = "branch to label", .bits = w, .set = ~field_mask(hi, lo) };
-    int64_t words = off / 4;
-    a64_sf(&i, words, hi, lo, "offset");
-    as->code[at] = i.refused ? 0u : i.bits;
+    a64_sf(&i, (int64_t)target - (int64_t)at, hi, lo, "offset");
+    w = i.refused ? 0u : i.bits;
+    memcpy(p, &w, sizeof w);
 }
 
-void a64_bind(a64_asm *as, a64_label *l)
-{
-    if (l->pos >= 0) {
-        a64_asm_fail(as, "label bound twice");
-        return;
-    }
-    l->pos = (long)as->pos;
-    for (int k = 0; k < l->npatch; k++)
-        patch_branch(as, l->patch[k], ((int64_t)l->pos - (int64_t)l->patch[k]) * 4);
-    l->npatch = 0;
-}
+void a64_bind(a64_asm *as, a64_label *l) { code_bind(&as->cb, l, patch_branch); }
 
 /* ---- SIMD load/store -----------------------------------------------------
  * multiple structures: 0 Q 001100 P L 0 Rm opcode size Rn Rt

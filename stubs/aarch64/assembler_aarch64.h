@@ -13,7 +13,8 @@
  * as->errmsg) and emits a permanently undefined word (0, UDF #0) in its place,
  * so offsets stay right and the code can never run by accident. With
  * as->fatal set (the default when NDEBUG is not defined) the message is
- * printed and the process aborts, as HotSpot's assert does.
+ * printed and the process aborts, as HotSpot's assert does (the code buffer's
+ * rules: stubs/codebuffer.h).
  *
  * Registers: A64_R0..A64_R30, A64_ZR and A64_SP are distinct values (both
  * encode as 31); each operand accepts exactly one of zr/sp, as the
@@ -31,6 +32,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "codebuffer.h"
 
 /* ---- registers and their roles ------------------------------------------ */
 
@@ -100,26 +103,19 @@ typedef enum a64_sysreg {
 
 /* ---- the code buffer ----------------------------------------------------- */
 
+/* The shared code buffer (codebuffer.h) in units of 32-bit words, in a type of its own so that one
+   architecture's encoders cannot be handed the other's buffer. */
 typedef struct a64_asm {
-    uint32_t *code;     /* caller's buffer                                     */
-    size_t cap;         /* its size in words                                   */
-    size_t pos;         /* words emitted; keeps counting past cap (size probe) */
-    bool failed;        /* sticky: some instruction was refused or did not fit */
-    bool fatal;         /* print the message and abort() on the first refusal  */
-    char errmsg[160];   /* the first refusal                                   */
+    code_buffer cb;
 } a64_asm;
 
 /* Start writing at code[0]; cap is in 32-bit words. */
 void a64_asm_init(a64_asm *as, uint32_t *code, size_t cap_words);
-static inline bool a64_asm_failed(const a64_asm *as) { return as->failed; }
+static inline bool a64_asm_failed(const a64_asm *as) { return as->cb.failed; }
 /* Current position in words (the index the next instruction gets). */
-static inline size_t a64_asm_pc(const a64_asm *as) { return as->pos; }
+static inline size_t a64_asm_pc(const a64_asm *as) { return as->cb.pos; }
 /* Mark the buffer failed (used by the macro-assembler for its own checks). */
-void a64_asm_fail(a64_asm *as, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+#define a64_asm_fail(as, ...) code_buffer_fail(&(as)->cb, __VA_ARGS__)
 /* Emit one raw word (data, or an instruction built elsewhere). */
 void a64_emit(a64_asm *as, uint32_t word);
 
@@ -144,14 +140,9 @@ void a64_insn_end(a64_insn *i);
 
 /* ---- labels -------------------------------------------------------------- */
 
-#define A64_LABEL_MAX_PATCHES 16
-typedef struct a64_label {
-    long pos;                                /* bound word index, or -1 */
-    int npatch;
-    size_t patch[A64_LABEL_MAX_PATCHES];     /* branches waiting for bind */
-} a64_label;
+typedef code_label a64_label;
 
-void a64_label_init(a64_label *l);
+static inline void a64_label_init(a64_label *l) { code_label_init(l); }
 /* Bind l to the current position and patch the branches waiting for it. */
 void a64_bind(a64_asm *as, a64_label *l);
 

@@ -2,47 +2,23 @@
  * stubs/aarch64/stubgenerator_aarch64_sha3.c — the SHA-3 stub generators
  * (HotSpot's generate_sha3_implCompress, JDK-8252204, and
  * generate_sha3_implCompress_gpr, JDK-8337666). See the header and
- * docs/stubs.md for the register maps and instruction counts.
- *
- * Keccak-f[1600] round on lanes A[x + 5y] (as SHA3.java's keccak()):
- *   theta  C[x] = A[x] ^ A[x+5] ^ A[x+10] ^ A[x+15] ^ A[x+20]
- *          D[x] = C[x-1] ^ rol(C[x+1], 1);      A[x + 5y] ^= D[x]
- *   rho+pi B[pi(i)] = rol(A[i], rho[i]),  pi(x + 5y) = y + 5 * ((2x + 3y) % 5)
- *   chi    A[x + 5y] = B[x + 5y] ^ (~B[x+1 + 5y] & B[x+2 + 5y])
- *   iota   A[0] ^= RC[round]
+ * docs/stubs.md for the register maps and instruction counts, and keccak_steps.h
+ * for the round they compute.
  */
 #include "stubgenerator_aarch64.h"
 
+#include "keccak_steps.h"
 #include "macroassembler_aarch64.h"
 
-/* Deliberately not shared with stubs/sha3_ref.c: the reference is the stubs'
-   oracle, and a table shared by both would hide an error in either. */
-const uint64_t a64_sha3_round_consts[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL, 0x8000000080008000ULL,
-    0x000000000000808BULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-    0x000000000000008AULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000AULL,
-    0x000000008000808BULL, 0x800000000000008BULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800AULL, 0x800000008000000AULL,
-    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
-
-/* rho: the rotation of lane i (left, in bits). */
-static const int rho[25] = {
-     0,  1, 62, 28, 27,
-    36, 44,  6, 55, 20,
-     3, 10, 43, 25, 39,
-    41, 45, 15, 21,  8,
-    18,  2, 61, 56, 14,
-};
+/* The 24 Keccak round constants the stubs load (keccak_steps.h). */
+const uint64_t a64_sha3_round_consts[24] = KECCAK_ROUND_CONSTS;
 
 /* The lane whose rho+pi result lands in lane j (pi's inverse). */
 static int pi_source(int j)
 {
-    for (int i = 0; i < 25; i++) {
-        int x = i % 5, y = i / 5;
-        if (y + 5 * ((2 * x + 3 * y) % 5) == j)
+    for (int i = 0; i < 25; i++)
+        if (keccak_pi(i) == j)
             return i;
-    }
     return -1; /* unreachable: pi is a permutation */
 }
 
@@ -147,7 +123,7 @@ static void keccak_round_simd(a64_asm *as, a64_reg rc)
         case K_RC: a64_ld1r_post(as, d, A64_T2D, rc, 8); break;
         case K_XAR: {
             int lane = o->a; /* xar rotates right: rol by r is ror by 64 - r */
-            a64_xar(as, d, (a64_vreg)lane, (a64_vreg)simd_d_reg[lane % 5], (64 - rho[lane]) % 64);
+            a64_xar(as, d, (a64_vreg)lane, (a64_vreg)simd_d_reg[lane % 5], (64 - keccak_rho[lane]) % 64);
             break;
         }
         }
@@ -162,10 +138,7 @@ static void generate_sha3_simd(a64_asm *as, bool multi_block)
     const a64_reg rounds = A64_RSCRATCH2, rc = A64_R10, lanes = A64_RSCRATCH1;
 
     /* d8..d15 are callee-saved (their low 64 bits: exactly what the lanes use) */
-    a64_stpd_pre(as, A64_V8, A64_V9, A64_SP, -64);
-    a64_stpd(as, A64_V10, A64_V11, A64_SP, 16);
-    a64_stpd(as, A64_V12, A64_V13, A64_SP, 32);
-    a64_stpd(as, A64_V14, A64_V15, A64_SP, 48);
+    a64m_push_d(as, 8);
 
     /* the state: v0..v24 */
     a64_add_imm(as, A64_X64, lanes, STATE, 32, 0);
@@ -196,10 +169,7 @@ static void generate_sha3_simd(a64_asm *as, bool multi_block)
         a64_st1_post(as, 4, (a64_vreg)v, A64_T1D, STATE, 32);
     a64_st1(as, 1, A64_V24, A64_T1D, STATE);
 
-    a64_ldpd(as, A64_V14, A64_V15, A64_SP, 48);
-    a64_ldpd(as, A64_V12, A64_V13, A64_SP, 32);
-    a64_ldpd(as, A64_V10, A64_V11, A64_SP, 16);
-    a64_ldpd_post(as, A64_V8, A64_V9, A64_SP, 64);
+    a64m_pop_d(as, 8);
     a64_ret(as, A64_RLR);
 }
 
@@ -327,10 +297,10 @@ static void keccak_round_gpr(a64_asm *as, const gpr_regs *r)
 
     /* rho+pi: one cycle of 24 lanes; follow it backwards from lane 10, whose
        result (B7) waits in t0 until lane 7's register is free. */
-    a64m_rol(as, r->t0, gpr_lane(10), rho[10]);
+    a64m_rol(as, r->t0, gpr_lane(10), keccak_rho[10]);
     int dst = 10;
     for (int src = pi_source(dst); src != 10; dst = src, src = pi_source(dst))
-        a64m_rol(as, gpr_lane(dst), gpr_lane(src), rho[src]);
+        a64m_rol(as, gpr_lane(dst), gpr_lane(src), keccak_rho[src]);
     a64_mov_reg(as, A64_X64, gpr_lane(dst), r->t0);
 
     /* chi, row by row */
@@ -358,6 +328,30 @@ static gpr_regs gpr_regs_for(const a64_sha3_config *cfg)
 
 enum { GPR_FRAME = 128, F_BLOCK_SIZE = 0, F_OFS = 8, F_BUF = 24, F_SAVED = 32, F_STATE = 112 };
 
+/* x19..x28 to their frame slots (save) or back (restore) */
+static void gpr_callee_saved(a64_asm *as, bool save)
+{
+    for (int i = 0; i < 10; i += 2)
+        (save ? a64_stp : a64_ldp)(as, (a64_reg)(A64_R19 + i), (a64_reg)(A64_R20 + i), A64_SP, F_SAVED + 8 * i);
+}
+
+/* The state pointer to its frame slot (save) or back, with x18 beside it when it serves as a temporary */
+static void gpr_state_pointer(a64_asm *as, bool save, bool with_r18)
+{
+    if (with_r18)
+        (save ? a64_stp : a64_ldp)(as, STATE, A64_RPLATFORM, A64_SP, F_STATE);
+    else
+        (save ? a64_str : a64_ldr)(as, STATE, A64_SP, F_STATE);
+}
+
+/* The 25 lanes from the state into their registers (load) or back */
+static void gpr_state_lanes(a64_asm *as, bool load)
+{
+    for (int i = 0; i < 24; i += 2)
+        (load ? a64_ldp : a64_stp)(as, gpr_lane(i), gpr_lane(i + 1), STATE, 8 * i);
+    (load ? a64_ldr : a64_str)(as, gpr_lane(24), STATE, 8 * 24);
+}
+
 static void generate_sha3_gpr(a64_asm *as, const a64_sha3_config *cfg)
 {
     const gpr_regs r = gpr_regs_for(cfg);
@@ -371,16 +365,9 @@ static void generate_sha3_gpr(a64_asm *as, const a64_sha3_config *cfg)
     a64_str_pre(as, BLOCK_SIZE, A64_SP, -GPR_FRAME);
     if (cfg->multi_block)
         a64_stp(as, OFS, LIMIT, A64_SP, F_OFS);
-    for (int i = 0; i < 10; i += 2)
-        a64_stp(as, (a64_reg)(A64_R19 + i), (a64_reg)(A64_R20 + i), A64_SP, F_SAVED + 8 * i);
-    if (use_fp_r18)
-        a64_stp(as, STATE, A64_RPLATFORM, A64_SP, F_STATE);
-    else
-        a64_str(as, STATE, A64_SP, F_STATE);
-
-    for (int i = 0; i < 24; i += 2)
-        a64_ldp(as, gpr_lane(i), gpr_lane(i + 1), STATE, 8 * i);
-    a64_ldr(as, gpr_lane(24), STATE, 8 * 24);
+    gpr_callee_saved(as, true);
+    gpr_state_pointer(as, true, use_fp_r18);
+    gpr_state_lanes(as, true);
 
     a64_bind(as, &sha3_loop);
     absorb_block(as, false, &rounds_preloop);
@@ -410,16 +397,9 @@ static void generate_sha3_gpr(a64_asm *as, const a64_sha3_config *cfg)
         a64_mov_reg(as, A64_W32, A64_R0, r.t2);   /* return ofs */
     }
 
-    if (use_fp_r18)
-        a64_ldp(as, STATE, A64_RPLATFORM, A64_SP, F_STATE);
-    else
-        a64_ldr(as, STATE, A64_SP, F_STATE);
-    for (int i = 0; i < 24; i += 2)
-        a64_stp(as, gpr_lane(i), gpr_lane(i + 1), STATE, 8 * i);
-    a64_str(as, gpr_lane(24), STATE, 8 * 24);
-
-    for (int i = 0; i < 10; i += 2)
-        a64_ldp(as, (a64_reg)(A64_R19 + i), (a64_reg)(A64_R20 + i), A64_SP, F_SAVED + 8 * i);
+    gpr_state_pointer(as, false, use_fp_r18);
+    gpr_state_lanes(as, false);
+    gpr_callee_saved(as, false);
     a64_add_imm(as, A64_X64, A64_SP, A64_SP, GPR_FRAME, 0);
     a64m_leave(as);
     a64_ret(as, A64_RLR);
@@ -458,10 +438,7 @@ size_t a64_generate_double_keccak(a64_asm *as)
     a64_label rounds24_loop;
     a64_label_init(&rounds24_loop);
     a64m_enter(as);
-    a64_stpd_pre(as, A64_V8, A64_V9, A64_SP, -64);
-    a64_stpd(as, A64_V10, A64_V11, A64_SP, 16);
-    a64_stpd(as, A64_V12, A64_V13, A64_SP, 32);
-    a64_stpd(as, A64_V14, A64_V15, A64_SP, 48);
+    a64m_push_d(as, 8);
     double_keccak_lanes(as, true, A64_C_RARG0, 0);
     double_keccak_lanes(as, true, A64_C_RARG1, 1);
     a64_movz(as, A64_W32, rounds, 24, 0);
@@ -472,10 +449,7 @@ size_t a64_generate_double_keccak(a64_asm *as)
     a64_cbnz(as, A64_W32, rounds, &rounds24_loop);
     double_keccak_lanes(as, false, A64_C_RARG0, 0);
     double_keccak_lanes(as, false, A64_C_RARG1, 1);
-    a64_ldpd(as, A64_V14, A64_V15, A64_SP, 48);
-    a64_ldpd(as, A64_V12, A64_V13, A64_SP, 32);
-    a64_ldpd(as, A64_V10, A64_V11, A64_SP, 16);
-    a64_ldpd_post(as, A64_V8, A64_V9, A64_SP, 64);
+    a64m_pop_d(as, 8);
     a64_add_imm(as, A64_X64, A64_SP, A64_RFP, 0, 0); /* mov sp, fp: HotSpot's leave */
     a64m_leave(as);
     a64_mov_reg(as, A64_X64, A64_R0, A64_ZR);
@@ -520,7 +494,7 @@ int a64_sha3_round_insns(const a64_sha3_config *cfg)
     uint32_t scratch[512];
     a64_asm as;
     a64_asm_init(&as, scratch, sizeof scratch / sizeof scratch[0]);
-    as.fatal = false;
+    as.cb.fatal = false;
     a64_emit_sha3_round(&as, cfg);
     return a64_asm_failed(&as) ? -1 : (int)a64_asm_pc(&as);
 }

@@ -20,6 +20,7 @@
 #include "ergonomics_aarch64.h"
 #include "flags.h"
 #include "stubgenerator_aarch64.h"
+#include "stubroutines.h"
 
 #define FEATURE(f) (UINT64_C(1) << A64_CPU_##f)
 
@@ -37,29 +38,20 @@ static size_t emit_sha3(void *as, const stub_variant *v, stub_id id)
     return a64_generate_sha3_implCompress(as, &cfg) * sizeof(uint32_t);
 }
 
-static size_t emit_md5(void *as, const stub_variant *v, stub_id id)
+/* The generators whose only parameter is the entry (MD5, SHA-1, SHA-2): the row's design is the
+   generator, asked for the multi-block entry when id is the family's multi-block stub. */
+typedef size_t (*entry_generator)(a64_asm *as, bool multi_block);
+
+static size_t emit_entry(void *as, const stub_variant *v, stub_id id)
 {
-    (void)v;
-    return a64_generate_md5_implCompress(as, id == STUB_ID_md5_implCompressMB) * sizeof(uint32_t);
+    const entry_generator *generate = v->design;
+    return (*generate)(as, id == stub_family_descs[v->family].compress_mb) * sizeof(uint32_t);
 }
 
-static size_t emit_sha1(void *as, const stub_variant *v, stub_id id)
-{
-    (void)v;
-    return a64_generate_sha1_implCompress(as, id == STUB_ID_sha1_implCompressMB) * sizeof(uint32_t);
-}
-
-static size_t emit_sha256(void *as, const stub_variant *v, stub_id id)
-{
-    (void)v;
-    return a64_generate_sha256_implCompress(as, id == STUB_ID_sha256_implCompressMB) * sizeof(uint32_t);
-}
-
-static size_t emit_sha512(void *as, const stub_variant *v, stub_id id)
-{
-    (void)v;
-    return a64_generate_sha512_implCompress(as, id == STUB_ID_sha512_implCompressMB) * sizeof(uint32_t);
-}
+static const entry_generator md5 = a64_generate_md5_implCompress;
+static const entry_generator sha1 = a64_generate_sha1_implCompress;
+static const entry_generator sha256 = a64_generate_sha256_implCompress;
+static const entry_generator sha512 = a64_generate_sha512_implCompress;
 
 static const a64_sha3_config sha3_simd = {.simd = true};
 static const a64_sha3_config sha3_gpr = {.simd = false};
@@ -79,13 +71,13 @@ static const stub_variant variants[] = {
     {STUB_FAMILY_SHA3, "gpr", STUB_KIND_GPR, 0,
      STUB_SETTINGS(STUB_ON(UseSHA3Intrinsics), STUB_OFF(UseSIMDForSHA3Intrinsic)), emit_sha3, &sha3_gpr,
      STUB_ABSENT(double_keccak)},
-    {STUB_FAMILY_SHA1, "crypto", STUB_KIND_CRYPTO, FEATURE(SHA1), STUB_SETTINGS(STUB_ON(UseSHA1Intrinsics)), emit_sha1,
-     NULL},
+    {STUB_FAMILY_SHA1, "crypto", STUB_KIND_CRYPTO, FEATURE(SHA1), STUB_SETTINGS(STUB_ON(UseSHA1Intrinsics)), emit_entry,
+     &sha1},
     {STUB_FAMILY_SHA256, "crypto", STUB_KIND_CRYPTO, FEATURE(SHA2), STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics)),
-     emit_sha256, NULL},
+     emit_entry, &sha256},
     {STUB_FAMILY_SHA512, "crypto", STUB_KIND_CRYPTO, FEATURE(SHA512), STUB_SETTINGS(STUB_ON(UseSHA512Intrinsics)),
-     emit_sha512, NULL},
-    {STUB_FAMILY_MD5, "gpr", STUB_KIND_GPR, 0, STUB_SETTINGS(STUB_ON(UseMD5Intrinsics)), emit_md5, NULL},
+     emit_entry, &sha512},
+    {STUB_FAMILY_MD5, "gpr", STUB_KIND_GPR, 0, STUB_SETTINGS(STUB_ON(UseMD5Intrinsics)), emit_entry, &md5},
 };
 
 static bool generate(const stub_variant *v, stub_id id, uint8_t *code, size_t room, size_t *entry, size_t *size,
@@ -95,10 +87,10 @@ static bool generate(const stub_variant *v, stub_id id, uint8_t *code, size_t ro
     a64_asm_init(&as, (uint32_t *)(void *)code, room / sizeof(uint32_t));
     /* A refusal is reported as a warning, not an abort(), even in debug
        builds: a failed generator must leave the VM running interpreted. */
-    as.fatal = false;
+    as.cb.fatal = false;
     *entry = v->emit(&as, v, id);
     if (a64_asm_failed(&as)) {
-        snprintf(err, errlen, "%s", as.errmsg);
+        snprintf(err, errlen, "%s", as.cb.errmsg);
         return false;
     }
     *size = a64_asm_pc(&as) * sizeof(uint32_t);

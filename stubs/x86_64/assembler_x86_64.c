@@ -23,48 +23,14 @@
  */
 #include "assembler_x86_64.h"
 
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 /* ---- the code buffer ----------------------------------------------------- */
 
 void x64_asm_init(x64_asm *as, uint8_t *code, size_t cap)
 {
-    memset(as, 0, sizeof *as);
-    as->code = code;
-    as->cap = cap;
-#ifndef NDEBUG
-    as->fatal = true;
-#endif
+    code_buffer_init(&as->cb, code, cap, 1, "x64 assembler");
 }
 
-void x64_asm_fail(x64_asm *as, const char *fmt, ...)
-{
-    char msg[sizeof as->errmsg];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (as->fatal) {
-        fprintf(stderr, "x64 assembler: %s\n", msg);
-        abort();
-    }
-    if (!as->failed)
-        memcpy(as->errmsg, msg, sizeof msg);
-    as->failed = true;
-}
-
-/* Past the end nothing is written, but pos keeps counting (a size probe). */
-static void put_byte(x64_asm *as, uint8_t b)
-{
-    if (as->pos < as->cap)
-        as->code[as->pos] = b;
-    else if (!as->failed || as->pos == as->cap)
-        x64_asm_fail(as, "code buffer full (%zu bytes)", as->cap);
-    as->pos++;
-}
+static void put_byte(x64_asm *as, uint8_t b) { code_buffer_emit(&as->cb, &b); }
 
 void x64_emit_u8(x64_asm *as, uint8_t b) { put_byte(as, b); }
 
@@ -94,7 +60,7 @@ void x64_align(x64_asm *as, size_t n)
         x64_asm_fail(as, "align: %zu is not a power of two", n);
         return;
     }
-    size_t pad = (n - as->pos % n) % n;
+    size_t pad = (n - as->cb.pos % n) % n;
     while (pad > 0) {
         size_t len = pad < 9 ? pad : 9;
         for (size_t k = 0; k < len; k++)
@@ -118,22 +84,8 @@ static insn insn_begin(x64_asm *as, const char *name)
     return (insn){ .as = as, .name = name };
 }
 
-static void refuse(insn *i, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void refuse(insn *i, const char *fmt, ...)
-{
-    char msg[128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (!i->refused)
-        x64_asm_fail(i->as, "%s: %s", i->name, msg);
-    i->refused = true;
-}
+/* Refuse instruction i: the buffer fails with "form: message" (insn_end emits one int3). */
+#define refuse(i, ...) code_buffer_refuse(&(i)->as->cb, &(i)->refused, (i)->name, __VA_ARGS__)
 
 static void emit1(insn *i, unsigned v)
 {
@@ -217,6 +169,18 @@ static int vector_length(insn *i, x64_vlen l, x64_vlen min, x64_vlen max)
     return (int)l;
 }
 
+/* An operation's row in its table (x64_alu, x64_vop, ...: the enum value indexes it); an op
+ * that is not one is refused and row 0 stands in. */
+#define ROWS(table) (sizeof (table) / sizeof (table)[0])
+static unsigned op_row(insn *i, int op, size_t rows, const char *type)
+{
+    if ((unsigned)op >= rows) {
+        refuse(i, "op %d is not an %s", op, type);
+        return 0;
+    }
+    return (unsigned)op;
+}
+
 static int imm_in(insn *i, int v, int lo, int hi, const char *what)
 {
     if (v < lo || v > hi) {
@@ -268,6 +232,13 @@ static operand mem_operand(insn *i, x64_mem m, const char *what)
 }
 
 #define MEM(m) mem_operand(&i, (m), #m)
+
+/* The r/m operand of a form that takes a register or memory there: the INSN macros below
+ * generate both forms from one body, RM naming the operand's kind. */
+#define RM_GPR(r) reg_operand(GPR(r))
+#define RM_XMM(v) reg_operand(XMM(v))
+#define RM_ZMM(v) reg_operand(ZMM(v))
+#define RM_MEM(m) MEM(m)
 
 /* The r/m side's prefix bits: X is bit 3 of the index (memory) or, in EVEX
  * only, bit 4 of a register operand; B is bit 3 of the base or the register. */
@@ -419,18 +390,20 @@ static int full_vector(int l) { return 16 << l; }
 
 /* ---- integer: moves ------------------------------------------------------- */
 
-/* reg-reg moves and ALU ops use the "MR" direction (opcode 0x89, 0x01, ...:
- * the source in the reg field), as llvm-mc does. */
-#define INSN(NAME, W)                                                                       \
-    void x64_##NAME(x64_asm *as, x64_reg dst, x64_reg src)                                  \
+/* mov r/m, reg: 89 /r. reg-reg moves and ALU ops use this "MR" direction (opcode 0x89,
+ * 0x01, ...: the source in the reg field), as llvm-mc does. */
+#define INSN(NAME, W, DST_T, RM)                                                            \
+    void x64_##NAME(x64_asm *as, DST_T dst, x64_reg src)                                    \
     {                                                                                       \
         BEGIN(#NAME);                                                                       \
-        operand o = reg_operand(GPR(dst));                                                  \
+        operand o = RM(dst);                                                                \
         legacy(&i, W, 0x89, GPR(src), &o);                                                  \
         END();                                                                              \
     }
-INSN(mov_rr,    1)
-INSN(mov_rr_32, 0)
+INSN(mov_rr,    1, x64_reg, RM_GPR)
+INSN(mov_rr_32, 0, x64_reg, RM_GPR)
+INSN(mov_mr,    1, x64_mem, RM_MEM)
+INSN(mov_mr_32, 0, x64_mem, RM_MEM)
 #undef INSN
 
 /* reg <- memory: mov 8B, lea 8D */
@@ -445,18 +418,6 @@ INSN(mov_rr_32, 0)
 INSN(mov_rm,    1, 0x8b)
 INSN(mov_rm_32, 0, 0x8b)
 INSN(lea,       1, 0x8d)
-#undef INSN
-
-#define INSN(NAME, W)                                                                       \
-    void x64_##NAME(x64_asm *as, x64_mem dst, x64_reg src)                                  \
-    {                                                                                       \
-        BEGIN(#NAME);                                                                       \
-        operand o = MEM(dst);                                                               \
-        legacy(&i, W, 0x89, GPR(src), &o);                                                  \
-        END();                                                                              \
-    }
-INSN(mov_mr,    1)
-INSN(mov_mr_32, 0)
 #undef INSN
 
 /* The shortest of: B8+r imm32 (writes the low half, zeroes the upper),
@@ -487,7 +448,7 @@ void x64_lea_rip(x64_asm *as, x64_reg dst, size_t target)
 {
     BEGIN("lea_rip");
     int r = GPR(dst);
-    int64_t disp = (int64_t)target - (int64_t)(as->pos + 7);
+    int64_t disp = (int64_t)target - (int64_t)(as->cb.pos + 7);
     if (disp < INT32_MIN || disp > INT32_MAX)
         refuse(&i, "target %zu is beyond rip%+lld: more than 2 GiB away", target, (long long)disp);
     operand none = reg_operand(0);
@@ -508,11 +469,7 @@ static int alu_digit(insn *i, x64_alu op)
     static const uint8_t digit[] = {
         [X64_ADD] = 0, [X64_OR] = 1, [X64_AND] = 4, [X64_SUB] = 5, [X64_XOR] = 6, [X64_CMP] = 7,
     };
-    if ((unsigned)op > X64_CMP) {
-        refuse(i, "op %d is not an x64_alu", (int)op);
-        return 0;
-    }
-    return digit[op];
+    return digit[op_row(i, (int)op, ROWS(digit), "x64_alu")];
 }
 
 /* op r/m, imm: 83 /digit ib when imm fits in 8 bits; rax takes the 1-byte
@@ -532,19 +489,22 @@ static void alu_imm(insn *i, int w, int digit, const operand *o, int32_t imm)
     }
 }
 
-#define INSN(NAME, W)                                                                       \
-    void x64_##NAME(x64_asm *as, x64_alu op, x64_reg dst, x64_reg src)                      \
+/* op r/m, reg: digit << 3 | 1 */
+#define INSN(NAME, W, DST_T, RM)                                                            \
+    void x64_##NAME(x64_asm *as, x64_alu op, DST_T dst, x64_reg src)                        \
     {                                                                                       \
         BEGIN(#NAME);                                                                       \
         int digit = alu_digit(&i, op);                                                      \
-        operand o = reg_operand(GPR(dst));                                                  \
+        operand o = RM(dst);                                                                \
         legacy(&i, W, (unsigned)(digit << 3 | 1), GPR(src), &o);                            \
         END();                                                                              \
     }
-INSN(alu_rr,    1)
-INSN(alu_rr_32, 0)
+INSN(alu_rr,    1, x64_reg, RM_GPR)
+INSN(alu_rr_32, 0, x64_reg, RM_GPR)
+INSN(alu_mr,    1, x64_mem, RM_MEM)
 #undef INSN
 
+/* op reg, r/m: digit << 3 | 3 */
 #define INSN(NAME, W)                                                                       \
     void x64_##NAME(x64_asm *as, x64_alu op, x64_reg dst, x64_mem src)                      \
     {                                                                                       \
@@ -558,39 +518,20 @@ INSN(alu_rm,    1)
 INSN(alu_rm_32, 0)
 #undef INSN
 
-void x64_alu_mr(x64_asm *as, x64_alu op, x64_mem dst, x64_reg src)
-{
-    BEGIN("alu_mr");
-    int digit = alu_digit(&i, op);
-    operand o = MEM(dst);
-    legacy(&i, 1, (unsigned)(digit << 3 | 1), GPR(src), &o);
-    END();
-}
-
-#define INSN(NAME, W)                                                                       \
-    void x64_##NAME(x64_asm *as, x64_alu op, x64_reg dst, int32_t imm)                      \
+/* op r/m, imm (alu_imm) */
+#define INSN(NAME, W, DST_T, RM)                                                            \
+    void x64_##NAME(x64_asm *as, x64_alu op, DST_T dst, int32_t imm)                        \
     {                                                                                       \
         BEGIN(#NAME);                                                                       \
         int digit = alu_digit(&i, op);                                                      \
-        operand o = reg_operand(GPR(dst));                                                  \
+        operand o = RM(dst);                                                                \
         alu_imm(&i, W, digit, &o, imm);                                                     \
         END();                                                                              \
     }
-INSN(alu_ri,    1)
-INSN(alu_ri_32, 0)
-#undef INSN
-
-#define INSN(NAME, W)                                                                       \
-    void x64_##NAME(x64_asm *as, x64_alu op, x64_mem dst, int32_t imm)                      \
-    {                                                                                       \
-        BEGIN(#NAME);                                                                       \
-        int digit = alu_digit(&i, op);                                                      \
-        operand o = MEM(dst);                                                               \
-        alu_imm(&i, W, digit, &o, imm);                                                     \
-        END();                                                                              \
-    }
-INSN(alu_mi,    1)
-INSN(alu_mi_32, 0)
+INSN(alu_ri,    1, x64_reg, RM_GPR)
+INSN(alu_ri_32, 0, x64_reg, RM_GPR)
+INSN(alu_mi,    1, x64_mem, RM_MEM)
+INSN(alu_mi_32, 0, x64_mem, RM_MEM)
 #undef INSN
 
 /* test a, b: 85 /r with a in r/m, b in reg (llvm-mc's choice; test commutes). */
@@ -634,84 +575,55 @@ void x64_not_m(x64_asm *as, x64_mem m)
     END();
 }
 
-/* shift r/m64 by imm: D1 /op for 1, C1 /op ib otherwise; x64_shift is the /digit. */
-void x64_shift_ri(x64_asm *as, x64_shift op, x64_reg r, int imm)
-{
-    BEGIN("shift_ri");
-    if (op != X64_ROL && op != X64_ROR && op != X64_SHL && op != X64_SHR && op != X64_SAR)
-        refuse(&i, "op %d is not rol, ror, shl, shr or sar", (int)op);
-    int count = COUNT6(imm);
-    operand o = reg_operand(GPR(r));
-    legacy(&i, 1, count == 1 ? 0xd1 : 0xc1, (int)op & 7, &o);
-    if (count != 1)
-        emit1(&i, (unsigned)count);
-    END();
-}
-
-/* The same on r/m32 (count 0..31). */
-void x64_shift_ri_32(x64_asm *as, x64_shift op, x64_reg r, int imm)
-{
-    BEGIN("shift_ri_32");
-    if (op != X64_ROL && op != X64_ROR && op != X64_SHL && op != X64_SHR && op != X64_SAR)
-        refuse(&i, "op %d is not rol, ror, shl, shr or sar", (int)op);
-    int count = imm_in(&i, imm, 0, 31, "imm");
-    operand o = reg_operand(GPR(r));
-    legacy(&i, 0, count == 1 ? 0xd1 : 0xc1, (int)op & 7, &o);
-    if (count != 1)
-        emit1(&i, (unsigned)count);
-    END();
-}
+/* shift r/m by imm: D1 /op for 1, C1 /op ib otherwise; x64_shift is the /digit.
+ * r/m64 (W1) takes counts 0..63, r/m32 (W0) 0..31. */
+#define INSN(NAME, W, MAX)                                                                  \
+    void x64_##NAME(x64_asm *as, x64_shift op, x64_reg r, int imm)                          \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        if (op != X64_ROL && op != X64_ROR && op != X64_SHL && op != X64_SHR && op != X64_SAR) \
+            refuse(&i, "op %d is not rol, ror, shl, shr or sar", (int)op);                  \
+        int count = imm_in(&i, imm, 0, MAX, "imm");                                         \
+        operand o = reg_operand(GPR(r));                                                    \
+        legacy(&i, W, count == 1 ? 0xd1 : 0xc1, (int)op & 7, &o);                           \
+        if (count != 1)                                                                     \
+            emit1(&i, (unsigned)count);                                                     \
+        END();                                                                              \
+    }
+INSN(shift_ri,    1, 63)
+INSN(shift_ri_32, 0, 31)
+#undef INSN
 
 /* ---- BMI1/BMI2: VEX-encoded general-register instructions --------------- */
 
 /* andn r64, vvvv = a, r/m = b: VEX.LZ.0F38.W1 F2 /r */
-void x64_andn(x64_asm *as, x64_reg dst, x64_reg a, x64_reg b)
-{
-    BEGIN("andn");
-    operand o = reg_operand(GPR(b));
-    vex(&i, VEXOP(NONE, 0F38, 1, 0xf2), 0, GPR(dst), GPR(a), &o);
-    END();
-}
+#define INSN(NAME, B_T, RM)                                                                 \
+    void x64_##NAME(x64_asm *as, x64_reg dst, x64_reg a, B_T b)                             \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        operand o = RM(b);                                                                  \
+        vex(&i, VEXOP(NONE, 0F38, 1, 0xf2), 0, GPR(dst), GPR(a), &o);                       \
+        END();                                                                              \
+    }
+INSN(andn,   x64_reg, RM_GPR)
+INSN(andn_m, x64_mem, RM_MEM)
+#undef INSN
 
-void x64_andn_m(x64_asm *as, x64_reg dst, x64_reg a, x64_mem b)
-{
-    BEGIN("andn_m");
-    operand o = MEM(b);
-    vex(&i, VEXOP(NONE, 0F38, 1, 0xf2), 0, GPR(dst), GPR(a), &o);
-    END();
-}
-
-/* rorx r64, r/m64, imm8: VEX.LZ.F2.0F3A.W1 F0 /r ib */
-void x64_rorx(x64_asm *as, x64_reg dst, x64_reg src, int imm)
-{
-    BEGIN("rorx");
-    int count = COUNT6(imm);
-    operand o = reg_operand(GPR(src));
-    vex(&i, VEXOP(F2, 0F3A, 1, 0xf0), 0, GPR(dst), 0, &o);
-    emit1(&i, (unsigned)count);
-    END();
-}
-
-/* rorx r32, r/m32, imm8: VEX.LZ.F2.0F3A.W0 F0 /r ib (count 0..31) */
-void x64_rorx_32(x64_asm *as, x64_reg dst, x64_reg src, int imm)
-{
-    BEGIN("rorx_32");
-    int count = imm_in(&i, imm, 0, 31, "imm");
-    operand o = reg_operand(GPR(src));
-    vex(&i, VEXOP(F2, 0F3A, 0, 0xf0), 0, GPR(dst), 0, &o);
-    emit1(&i, (unsigned)count);
-    END();
-}
-
-void x64_rorx_m(x64_asm *as, x64_reg dst, x64_mem src, int imm)
-{
-    BEGIN("rorx_m");
-    int count = COUNT6(imm);
-    operand o = MEM(src);
-    vex(&i, VEXOP(F2, 0F3A, 1, 0xf0), 0, GPR(dst), 0, &o);
-    emit1(&i, (unsigned)count);
-    END();
-}
+/* rorx r, r/m, imm8: VEX.LZ.F2.0F3A.W F0 /r ib; W1 r64 (count 0..63), W0 r32 (0..31) */
+#define INSN(NAME, SRC_T, RM, W, MAX)                                                       \
+    void x64_##NAME(x64_asm *as, x64_reg dst, SRC_T src, int imm)                           \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int count = imm_in(&i, imm, 0, MAX, "imm");                                         \
+        operand o = RM(src);                                                                \
+        vex(&i, VEXOP(F2, 0F3A, W, 0xf0), 0, GPR(dst), 0, &o);                              \
+        emit1(&i, (unsigned)count);                                                         \
+        END();                                                                              \
+    }
+INSN(rorx,    x64_reg, RM_GPR, 1, 63)
+INSN(rorx_32, x64_reg, RM_GPR, 0, 31)
+INSN(rorx_m,  x64_mem, RM_MEM, 1, 63)
+#undef INSN
 
 /* ---- stack and control ----------------------------------------------------- */
 
@@ -757,12 +669,6 @@ INSN(nop,   0x90)
 
 /* ---- labels and jumps ---------------------------------------------------- */
 
-void x64_label_init(x64_label *l)
-{
-    l->pos = -1;
-    l->npatch = 0;
-}
-
 /* jmp: EB rel8 / E9 rel32; jcc: 70+cc rel8 / 0F 80+cc rel32 (cc < 0: jmp).
  * A bound (backward) target within rel8 range takes the short form; an
  * unbound one the rel32 form, its field recorded for x64_bind. */
@@ -771,7 +677,7 @@ static void jump(x64_asm *as, const char *name, int cc, x64_label *l)
     BEGIN(name);
     int near_len = cc < 0 ? 5 : 6;
     if (l->pos >= 0) {
-        int64_t rel8 = (int64_t)l->pos - (int64_t)(as->pos + 2);
+        int64_t rel8 = (int64_t)l->pos - (int64_t)(as->cb.pos + 2);
         if (rel8 >= -128 && rel8 <= 127) {
             emit1(&i, cc < 0 ? 0xeb : 0x70 | (unsigned)cc);
             emit1(&i, (uint8_t)(int8_t)rel8);
@@ -781,13 +687,11 @@ static void jump(x64_asm *as, const char *name, int cc, x64_label *l)
     }
     int64_t rel32 = 0;
     if (l->pos >= 0) {
-        rel32 = (int64_t)l->pos - (int64_t)(as->pos + (size_t)near_len);
+        rel32 = (int64_t)l->pos - (int64_t)(as->cb.pos + (size_t)near_len);
         if (rel32 < INT32_MIN)
             refuse(&i, "target is more than 2 GiB back");
-    } else if (l->npatch == X64_LABEL_MAX_PATCHES) {
-        refuse(&i, "label has more than %d forward jumps", X64_LABEL_MAX_PATCHES);
-    } else if (!i.refused) {
-        l->patch[l->npatch++] = as->pos + (size_t)near_len - 4;
+    } else if (!code_label_refer(l, as->cb.pos + (size_t)near_len - 4)) {
+        refuse(&i, "label has more than %d forward jumps", CODE_LABEL_MAX_PATCHES);
     }
     if (cc < 0) {
         emit1(&i, 0xe9);
@@ -812,27 +716,22 @@ void x64_jcc(x64_asm *as, x64_cond c, x64_label *l)
     jump(as, "jcc", (int)c, l);
 }
 
-void x64_bind(x64_asm *as, x64_label *l)
+/* The rel32 field at byte offset at: target - the end of the field. */
+static void patch_rel32(code_buffer *cb, size_t at, size_t target)
 {
-    if (l->pos >= 0) {
-        x64_asm_fail(as, "label bound twice");
+    int64_t rel = (int64_t)target - (int64_t)(at + 4);
+    if (rel > INT32_MAX) {
+        code_buffer_fail(cb, "jump at %zu: target is more than 2 GiB ahead", at);
         return;
     }
-    l->pos = (long)as->pos;
-    for (int k = 0; k < l->npatch; k++) {
-        size_t at = l->patch[k];
-        int64_t rel = (int64_t)l->pos - (int64_t)(at + 4);
-        if (rel > INT32_MAX) {
-            x64_asm_fail(as, "jump at %zu: target is more than 2 GiB ahead", at);
-            continue;
-        }
-        if (at + 4 > as->cap)
-            continue; /* never written: the buffer has already failed */
-        for (int b = 0; b < 4; b++)
-            as->code[at + (size_t)b] = (uint8_t)((uint32_t)(int32_t)rel >> (8 * b));
-    }
-    l->npatch = 0;
+    unsigned char *p = code_buffer_at(cb, at, 4);
+    if (!p)
+        return; /* never written: the buffer has already failed */
+    for (int b = 0; b < 4; b++)
+        p[b] = (uint8_t)((uint32_t)(int32_t)rel >> (8 * b));
 }
+
+void x64_bind(x64_asm *as, x64_label *l) { code_bind(&as->cb, l, patch_rel32); }
 
 /* ---- AVX/AVX2 (VEX) ------------------------------------------------------ */
 
@@ -918,34 +817,21 @@ static const vexop vops[] = {
     [X64_VPADDD]      = VEXOP_INIT(66, 0F,   0, 0xfe),
 };
 
-static vexop vop(insn *i, x64_vop op)
-{
-    if ((unsigned)op > X64_VPADDD) {
-        refuse(i, "op %d is not an x64_vop", (int)op);
-        return vops[0];
+static vexop vop(insn *i, x64_vop op) { return vops[op_row(i, (int)op, ROWS(vops), "x64_vop")]; }
+
+#define INSN(NAME, B_T, RM)                                                                 \
+    void x64_##NAME(x64_asm *as, x64_vop op, x64_vlen l, x64_vreg dst, x64_vreg a, B_T b)   \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        vexop e = vop(&i, op);                                                              \
+        int len = vector_length(&i, l, X64_L128, X64_L256);                                 \
+        operand o = RM(b);                                                                  \
+        vex(&i, e, len, XMM(dst), XMM(a), &o);                                              \
+        END();                                                                              \
     }
-    return vops[op];
-}
-
-void x64_vop_rrr(x64_asm *as, x64_vop op, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b)
-{
-    BEGIN("vop_rrr");
-    vexop e = vop(&i, op);
-    int len = vector_length(&i, l, X64_L128, X64_L256);
-    operand o = reg_operand(XMM(b));
-    vex(&i, e, len, XMM(dst), XMM(a), &o);
-    END();
-}
-
-void x64_vop_rrm(x64_asm *as, x64_vop op, x64_vlen l, x64_vreg dst, x64_vreg a, x64_mem b)
-{
-    BEGIN("vop_rrm");
-    vexop e = vop(&i, op);
-    int len = vector_length(&i, l, X64_L128, X64_L256);
-    operand o = MEM(b);
-    vex(&i, e, len, XMM(dst), XMM(a), &o);
-    END();
-}
+INSN(vop_rrr, x64_vreg, RM_XMM)
+INSN(vop_rrm, x64_mem,  RM_MEM)
+#undef INSN
 
 /* shift by imm8: 66 0F 73 /6 (psllq), /2 (psrlq); 66 0F 72 /6 (pslld), /2 (psrld); vvvv = dst, r/m = src */
 #define INSN(NAME, OPCODE, DIGIT)                                                           \
@@ -975,16 +861,21 @@ void x64_vpermq(x64_asm *as, x64_vreg dst, x64_vreg src, int imm8)
     END();
 }
 
-/* vpblendd: VEX.66.0F3A.W0 02 /r ib; vvvv = a, r/m = b */
-void x64_vpblendd(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b, int imm8)
-{
-    BEGIN("vpblendd");
-    int len = vector_length(&i, l, X64_L128, X64_L256), imm = IMM8(imm8);
-    operand o = reg_operand(XMM(b));
-    vex(&i, VEXOP(66, 0F3A, 0, 0x02), len, XMM(dst), XMM(a), &o);
-    emit1(&i, (unsigned)imm);
-    END();
-}
+/* dst = f(a, b, imm8): VEX.66.0F3A.W0 /r ib, vvvv = a, r/m = b. vpblendd 02; vpalignr 0F
+ * (WIG; a is the high half) */
+#define INSN(NAME, OPCODE)                                                                  \
+    void x64_##NAME(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b, int imm8) \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int len = vector_length(&i, l, X64_L128, X64_L256), imm = IMM8(imm8);               \
+        operand o = reg_operand(XMM(b));                                                    \
+        vex(&i, VEXOP(66, 0F3A, 0, OPCODE), len, XMM(dst), XMM(a), &o);                     \
+        emit1(&i, (unsigned)imm);                                                           \
+        END();                                                                              \
+    }
+INSN(vpblendd, 0x02)
+INSN(vpalignr, 0x0f)
+#undef INSN
 
 /* vpshufd: VEX.66.0F.WIG 70 /r ib */
 void x64_vpshufd(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm8)
@@ -1009,23 +900,18 @@ void x64_vperm2i128(x64_asm *as, x64_vreg dst, x64_vreg a, x64_vreg b, int imm8)
 }
 
 /* vpbroadcastq: VEX.66.0F38.W0 59 /r, from m64 or an xmm's low qword */
-void x64_vpbroadcastq_m(x64_asm *as, x64_vlen l, x64_vreg dst, x64_mem src)
-{
-    BEGIN("vpbroadcastq_m");
-    int len = vector_length(&i, l, X64_L128, X64_L256);
-    operand o = MEM(src);
-    vex(&i, VEXOP(66, 0F38, 0, 0x59), len, XMM(dst), 0, &o);
-    END();
-}
-
-void x64_vpbroadcastq_x(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src)
-{
-    BEGIN("vpbroadcastq_x");
-    int len = vector_length(&i, l, X64_L128, X64_L256);
-    operand o = reg_operand(XMM(src));
-    vex(&i, VEXOP(66, 0F38, 0, 0x59), len, XMM(dst), 0, &o);
-    END();
-}
+#define INSN(NAME, SRC_T, RM)                                                               \
+    void x64_##NAME(x64_asm *as, x64_vlen l, x64_vreg dst, SRC_T src)                       \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int len = vector_length(&i, l, X64_L128, X64_L256);                                 \
+        operand o = RM(src);                                                                \
+        vex(&i, VEXOP(66, 0F38, 0, 0x59), len, XMM(dst), 0, &o);                            \
+        END();                                                                              \
+    }
+INSN(vpbroadcastq_m, x64_mem,  RM_MEM)
+INSN(vpbroadcastq_x, x64_vreg, RM_XMM)
+#undef INSN
 
 /* vpinsrq: VEX.128.66.0F3A.W1 22 /r ib; vvvv = a */
 void x64_vpinsrq_m(x64_asm *as, x64_vreg dst, x64_vreg a, x64_mem src, int imm)
@@ -1067,17 +953,6 @@ void x64_vpshufb(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b)
     END();
 }
 
-/* vpalignr: VEX.66.0F3A.WIG 0F /r ib; vvvv = a (the high half), r/m = b */
-void x64_vpalignr(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b, int imm8)
-{
-    BEGIN("vpalignr");
-    int len = vector_length(&i, l, X64_L128, X64_L256), imm = IMM8(imm8);
-    operand o = reg_operand(XMM(b));
-    vex(&i, VEXOP(66, 0F3A, 0, 0x0f), len, XMM(dst), XMM(a), &o);
-    emit1(&i, (unsigned)imm);
-    END();
-}
-
 /* ---- SSE (legacy encoding) ------------------------------------------------ */
 
 /* SSE names xmm0..xmm15: REX.R and REX.B give the fourth bit. */
@@ -1094,7 +969,8 @@ static int sse_xmm(insn *i, x64_vreg v, const char *what)
     return (int)v;
 }
 
-#define SSE_XMM(v) sse_xmm(&i, (v), #v)
+#define SSE_XMM(v)    sse_xmm(&i, (v), #v)
+#define RM_SSE_XMM(v) reg_operand(SSE_XMM(v))
 
 /* [mandatory prefix] [REX] 0F [38|3A] opcode ModRM (SDM 2.1: a mandatory 66/F3/F2
  * is a legacy prefix and comes first; REX, when needed, immediately precedes the
@@ -1153,32 +1029,20 @@ static const vexop sseops[] = {
     [X64_SHA256MSG2]  = VEXOP_INIT(NONE, 0F38, 0, 0xcd),
 };
 
-static vexop sseop(insn *i, x64_sseop op)
-{
-    if ((unsigned)op > X64_SHA256MSG2) {
-        refuse(i, "op %d is not an x64_sseop", (int)op);
-        return sseops[0];
+static vexop sseop(insn *i, x64_sseop op) { return sseops[op_row(i, (int)op, ROWS(sseops), "x64_sseop")]; }
+
+#define INSN(NAME, SRC_T, RM)                                                               \
+    void x64_##NAME(x64_asm *as, x64_sseop op, x64_vreg dst, SRC_T src)                     \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        vexop e = sseop(&i, op);                                                            \
+        operand o = RM(src);                                                                \
+        sse(&i, e, SSE_XMM(dst), &o);                                                       \
+        END();                                                                              \
     }
-    return sseops[op];
-}
-
-void x64_sse_rr(x64_asm *as, x64_sseop op, x64_vreg dst, x64_vreg src)
-{
-    BEGIN("sse_rr");
-    vexop e = sseop(&i, op);
-    operand o = reg_operand(SSE_XMM(src));
-    sse(&i, e, SSE_XMM(dst), &o);
-    END();
-}
-
-void x64_sse_rm(x64_asm *as, x64_sseop op, x64_vreg dst, x64_mem src)
-{
-    BEGIN("sse_rm");
-    vexop e = sseop(&i, op);
-    operand o = MEM(src);
-    sse(&i, e, SSE_XMM(dst), &o);
-    END();
-}
+INSN(sse_rr, x64_vreg, RM_SSE_XMM)
+INSN(sse_rm, x64_mem,  RM_MEM)
+#undef INSN
 
 /* dst = op(dst, src, imm8); sha1rnds4's imm8 selects one of four round functions */
 static const struct { vexop e; int imm_max; } sseops_i[] = {
@@ -1191,10 +1055,7 @@ static const struct { vexop e; int imm_max; } sseops_i[] = {
 void x64_sse_rri(x64_asm *as, x64_sseop_i op, x64_vreg dst, x64_vreg src, int imm8)
 {
     BEGIN("sse_rri");
-    if ((unsigned)op > X64_SHA1RNDS4) {
-        refuse(&i, "op %d is not an x64_sseop_i", (int)op);
-        op = X64_PSHUFD;
-    }
+    op = (x64_sseop_i)op_row(&i, (int)op, ROWS(sseops_i), "x64_sseop_i");
     int imm = imm_in(&i, imm8, 0, sseops_i[op].imm_max, "imm8");
     operand o = reg_operand(SSE_XMM(src));
     sse(&i, sseops_i[op].e, SSE_XMM(dst), &o);
@@ -1286,58 +1147,42 @@ static const struct { vexop e; x64_vlen min; } evops[] = {
 
 static vexop evop(insn *i, x64_evop op, x64_vlen l, int *len)
 {
-    if ((unsigned)op > X64_VPSRLVQ_E) {
-        refuse(i, "op %d is not an x64_evop", (int)op);
-        op = X64_VPXORQ;
-    }
+    op = (x64_evop)op_row(i, (int)op, ROWS(evops), "x64_evop");
     *len = vector_length(i, l, evops[op].min, X64_L512);
     return evops[op].e;
 }
 
-void x64_evop_rrr(x64_asm *as, x64_evop op, x64_vlen l, x64_vreg dst, x64_kreg k, bool zeroing, x64_vreg a,
-                  x64_vreg b)
-{
-    BEGIN("evop_rrr");
-    int len;
-    vexop e = evop(&i, op, l, &len);
-    int kk = writemask(&i, k, zeroing);
-    operand o = reg_operand(ZMM(b));
-    evex(&i, e, len, kk, zeroing, 1, ZMM(dst), ZMM(a), &o);
-    END();
-}
-
-void x64_evop_rrm(x64_asm *as, x64_evop op, x64_vlen l, x64_vreg dst, x64_kreg k, bool zeroing, x64_vreg a,
-                  x64_mem b)
-{
-    BEGIN("evop_rrm");
-    int len;
-    vexop e = evop(&i, op, l, &len);
-    int kk = writemask(&i, k, zeroing);
-    operand o = MEM(b);
-    evex(&i, e, len, kk, zeroing, full_vector(len), ZMM(dst), ZMM(a), &o);
-    END();
-}
+/* N is the vector length in both forms: only a memory operand has a displacement to compress */
+#define INSN(NAME, B_T, RM)                                                                 \
+    void x64_##NAME(x64_asm *as, x64_evop op, x64_vlen l, x64_vreg dst, x64_kreg k, bool zeroing, \
+                    x64_vreg a, B_T b)                                                      \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int len;                                                                            \
+        vexop e = evop(&i, op, l, &len);                                                    \
+        int kk = writemask(&i, k, zeroing);                                                 \
+        operand o = RM(b);                                                                  \
+        evex(&i, e, len, kk, zeroing, full_vector(len), ZMM(dst), ZMM(a), &o);              \
+        END();                                                                              \
+    }
+INSN(evop_rrr, x64_vreg, RM_ZMM)
+INSN(evop_rrm, x64_mem,  RM_MEM)
+#undef INSN
 
 /* vpternlogq: EVEX.66.0F3A.W1 25 /r ib; reg = dst (also the first input), vvvv = a, r/m = b */
-void x64_vpternlogq(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_vreg b, int imm8)
-{
-    BEGIN("vpternlogq");
-    int len = vector_length(&i, l, X64_L128, X64_L512), imm = IMM8(imm8);
-    operand o = reg_operand(ZMM(b));
-    evex(&i, VEXOP(66, 0F3A, 1, 0x25), len, 0, false, 1, ZMM(dst), ZMM(a), &o);
-    emit1(&i, (unsigned)imm);
-    END();
-}
-
-void x64_vpternlogq_m(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, x64_mem b, int imm8)
-{
-    BEGIN("vpternlogq_m");
-    int len = vector_length(&i, l, X64_L128, X64_L512), imm = IMM8(imm8);
-    operand o = MEM(b);
-    evex(&i, VEXOP(66, 0F3A, 1, 0x25), len, 0, false, full_vector(len), ZMM(dst), ZMM(a), &o);
-    emit1(&i, (unsigned)imm);
-    END();
-}
+#define INSN(NAME, B_T, RM)                                                                 \
+    void x64_##NAME(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg a, B_T b, int imm8)     \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int len = vector_length(&i, l, X64_L128, X64_L512), imm = IMM8(imm8);               \
+        operand o = RM(b);                                                                  \
+        evex(&i, VEXOP(66, 0F3A, 1, 0x25), len, 0, false, full_vector(len), ZMM(dst), ZMM(a), &o); \
+        emit1(&i, (unsigned)imm);                                                           \
+        END();                                                                              \
+    }
+INSN(vpternlogq,   x64_vreg, RM_ZMM)
+INSN(vpternlogq_m, x64_mem,  RM_MEM)
+#undef INSN
 
 /* vprolq: EVEX.66.0F.W1 72 /1 ib; vvvv = dst, r/m = src */
 void x64_vprolq(x64_asm *as, x64_vlen l, x64_vreg dst, x64_vreg src, int imm8)

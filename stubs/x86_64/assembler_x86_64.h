@@ -18,7 +18,7 @@
  * as->errmsg), and one 0xcc (int3) byte is emitted in its place so nothing
  * can run by accident. With as->fatal set (the default when NDEBUG is not
  * defined) the message is printed and the process aborts, as HotSpot's
- * assert does.
+ * assert does (the code buffer's rules: stubs/codebuffer.h).
  *
  * Registers: X64_RAX..X64_R15 in hardware order; X64_XMM0..X64_XMM31 (the
  * width comes from the x64_vlen operand: xmm, ymm or zmm); X64_K0..X64_K7.
@@ -35,6 +35,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "codebuffer.h"
 
 /* ---- registers and their roles ------------------------------------------ */
 
@@ -93,26 +95,19 @@ static inline x64_mem x64_at_index(x64_reg base, x64_reg index, int scale, int32
 
 /* ---- the code buffer ----------------------------------------------------- */
 
+/* The shared code buffer (codebuffer.h) in units of bytes, in a type of its own so that one
+   architecture's encoders cannot be handed the other's buffer. */
 typedef struct x64_asm {
-    uint8_t *code;      /* caller's buffer                                     */
-    size_t cap;         /* its size in bytes                                   */
-    size_t pos;         /* bytes emitted; keeps counting past cap (size probe) */
-    bool failed;        /* sticky: some instruction was refused or did not fit */
-    bool fatal;         /* print the message and abort() on the first refusal  */
-    char errmsg[160];   /* the first refusal                                   */
+    code_buffer cb;
 } x64_asm;
 
 /* Start writing at code[0]; cap is in bytes. */
 void x64_asm_init(x64_asm *as, uint8_t *code, size_t cap);
-static inline bool x64_asm_failed(const x64_asm *as) { return as->failed; }
+static inline bool x64_asm_failed(const x64_asm *as) { return as->cb.failed; }
 /* Current position in bytes (the offset the next instruction gets). */
-static inline size_t x64_asm_pc(const x64_asm *as) { return as->pos; }
+static inline size_t x64_asm_pc(const x64_asm *as) { return as->cb.pos; }
 /* Mark the buffer failed (used by the macro-assembler for its own checks). */
-void x64_asm_fail(x64_asm *as, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+#define x64_asm_fail(as, ...) code_buffer_fail(&(as)->cb, __VA_ARGS__)
 /* Raw data: one byte, a little-endian 64-bit word (constant tables). */
 void x64_emit_u8(x64_asm *as, uint8_t b);
 void x64_emit_u64(x64_asm *as, uint64_t v);
@@ -121,14 +116,9 @@ void x64_align(x64_asm *as, size_t n);
 
 /* ---- labels -------------------------------------------------------------- */
 
-#define X64_LABEL_MAX_PATCHES 16
-typedef struct x64_label {
-    long pos;                                /* bound byte offset, or -1 */
-    int npatch;
-    size_t patch[X64_LABEL_MAX_PATCHES];     /* rel32 fields waiting for bind */
-} x64_label;
+typedef code_label x64_label;
 
-void x64_label_init(x64_label *l);
+static inline void x64_label_init(x64_label *l) { code_label_init(l); }
 /* Bind l to the current position and patch the jumps waiting for it. */
 void x64_bind(x64_asm *as, x64_label *l);
 

@@ -19,6 +19,7 @@
 #include "stubgenerator_x86_64.h"
 
 #include "macroassembler_x86_64.h"
+#include "md5_steps.h"
 
 /* Arguments (System V, stubdeclarations.h) */
 #define ARG_BUF   X64_C_RARG0
@@ -42,27 +43,6 @@
 
 static const x64_reg saved[] = {X64_RBX, X64_RDI, X64_RSI, X64_R15};
 static const x64m_frame md5_frame = {saved, 4, 16, 0};
-
-/* RFC 1321's T[i] = floor(2^32 * abs(sin(i + 1))), step by step (not shared with
-   stubs/md5_ref.c, the tests' oracle, so that an error in either shows) */
-static const uint32_t md5_t[64] = {
-    0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
-    0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
-    0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
-    0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
-    0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
-    0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
-    0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
-    0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
-};
-static const int md5_s[4][4] = {{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}};
-
-/* The message word of step i: i, 1 + 5i, 5 + 3i, 7i (mod 16) in rounds 1..4 */
-static int md5_k(int i)
-{
-    static const int mul[4] = {1, 5, 3, 7}, add[4] = {0, 1, 5, 0};
-    return (add[i / 16] + mul[i / 16] * (i % 16)) % 16;
-}
 
 /* One step on (r1, r2, r3, r4) = the words in the roles (a, b, c, d) */
 static void md5_step(x64_asm *as, int i, x64_reg r1, x64_reg r2, x64_reg r3, x64_reg r4)
@@ -111,10 +91,8 @@ static void md5_step(x64_asm *as, int i, x64_reg r1, x64_reg r2, x64_reg r3, x64
 static void md5_block(x64_asm *as)
 {
     const x64_reg w[4] = {A, B, C, D};
-    for (int i = 0; i < 64; i++) {
-        int r = (4 - i % 4) % 4; /* the register in the role of a at step i */
-        md5_step(as, i, w[r], w[(r + 1) % 4], w[(r + 2) % 4], w[(r + 3) % 4]);
-    }
+    for (int i = 0; i < 64; i++)
+        md5_step(as, i, w[md5_role(i, 0)], w[md5_role(i, 1)], w[md5_role(i, 2)], w[md5_role(i, 3)]);
 }
 
 size_t x64_generate_md5_implCompress(x64_asm *as, bool multi_block)

@@ -1,32 +1,16 @@
 /*
  * stubs/x86_64/stubgenerator_x86_64_sha3.c — the x86-64 SHA-3 stub generators.
- * See the header and docs/stubs.md for the register maps and counts.
- *
- * Keccak-f[1600] round on lanes A[x + 5y] (as SHA3.java's keccak()):
- *   theta  C[x] = A[x] ^ A[x+5] ^ A[x+10] ^ A[x+15] ^ A[x+20]
- *          D[x] = C[x-1] ^ rol(C[x+1], 1);      A[x + 5y] ^= D[x]
- *   rho+pi B[pi(i)] = rol(A[i], rho[i]),  pi(x + 5y) = y + 5 * ((2x + 3y) % 5)
- *   chi    A[x + 5y] = B[x + 5y] ^ (~B[x+1 + 5y] & B[x+2 + 5y])
- *   iota   A[0] ^= RC[round]
+ * See the header and docs/stubs.md for the register maps and counts, and
+ * keccak_steps.h for the round they compute.
  */
 #include "stubgenerator_x86_64.h"
 
+#include "keccak_steps.h"
 #include "macroassembler_x86_64.h"
 
-/* Deliberately not shared with stubs/sha3_ref.c or the AArch64 generator: the
-   reference is the stubs' oracle, and a table shared by both would hide an
-   error in either. Aligned for the AVX-512 stub's masked 8-byte loads. */
-_Alignas(64) const uint64_t x64_sha3_round_consts[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL, 0x8000000080008000ULL,
-    0x000000000000808BULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-    0x000000000000008AULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000AULL,
-    0x000000008000808BULL, 0x800000000000008BULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800AULL, 0x800000008000000AULL,
-    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
-
-/* rho: the rotation of lane i = x + 5y. */
-static const int rho[25] = {0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14};
+/* The 24 Keccak round constants the stubs load (keccak_steps.h), aligned for the AVX-512 stub's
+   masked 8-byte loads. */
+_Alignas(64) const uint64_t x64_sha3_round_consts[24] = KECCAK_ROUND_CONSTS;
 
 /* Arguments (System V), and the return value. */
 #define BUF        X64_C_RARG0
@@ -91,7 +75,7 @@ static void gpr_round(x64_asm *as, const x64_sha3_config *cfg, x64_reg src, int3
             int col = (x + 3 * y) % 5, i = col + 5 * x;
             x64_mov_rm(as, gpr_b[x], x64_at(src, src_disp + 8 * i));
             x64_alu_rr(as, X64_XOR, gpr_b[x], gpr_d[col]);
-            x64m_rol_to(as, gpr_b[x], gpr_b[x], rho[i], cfg->bmi2);
+            x64m_rol_to(as, gpr_b[x], gpr_b[x], keccak_rho[i], cfg->bmi2);
         }
         for (int x = 0; x < 5; x++) {
             x64m_andn_to(as, GPR_T, gpr_b[(x + 1) % 5], gpr_b[(x + 2) % 5], cfg->bmi1);
@@ -176,6 +160,19 @@ static size_t generate_gpr(x64_asm *as, const x64_sha3_config *cfg)
     x64m_next_block_or_return(as, cfg->multi_block, &loop, &block);
     x64m_stub_end(as, &gpr_frame, false);
     return entry;
+}
+
+/* The 24 rounds of the lanes and AVX2 stubs: round, then count down in left (its sub sets the flags
+   the loop's jne reads). */
+static void count_24_rounds(x64_asm *as, x64_reg left, void (*round)(x64_asm *as))
+{
+    x64_label rounds;
+    x64_label_init(&rounds);
+    x64_mov_ri(as, left, 24);
+    x64_bind(as, &rounds);
+    round(as);
+    x64_alu_ri_32(as, X64_SUB, left, 1);
+    x64_jcc(as, X64_NE, &rounds);
 }
 
 /* The vector stubs keep their arguments in registers (block_size already zero-extended). */
@@ -445,9 +442,6 @@ static void copy128(x64_asm *as, x64_vreg dst, x64_vreg src)
     x64_evmovdqu64_rr(as, X64_L128, dst, X64_K0, false, src);
 }
 
-/* Where pi sends lane i = x + 5y: to y + 5 * ((2x + 3y) % 5). */
-static int pi_dest(int i) { return i / 5 + 5 * ((2 * (i % 5) + 3 * (i / 5)) % 5); }
-
 static void lanes_round(x64_asm *as)
 {
     const x64_vlen X = X64_L128;
@@ -462,14 +456,14 @@ static void lanes_round(x64_asm *as)
         for (int y = 0; y < 5; y++)
             x64_vpternlogq(as, X, LANE(x + 5 * y), LANE_C((x + 4) % 5), LANE_T0, 0x96);
     }
-    /* rho and pi along the cycle 1 -> pi_dest(1) -> ... -> 1 */
+    /* rho and pi along the cycle 1 -> keccak_pi(1) -> ... -> 1 */
     int cycle[24];
     cycle[0] = 1;
     for (int k = 1; k < 24; k++)
-        cycle[k] = pi_dest(cycle[k - 1]);
-    x64_vprolq(as, X, LANE_T0, LANE(cycle[23]), rho[cycle[23]]);
+        cycle[k] = keccak_pi(cycle[k - 1]);
+    x64_vprolq(as, X, LANE_T0, LANE(cycle[23]), keccak_rho[cycle[23]]);
     for (int k = 22; k >= 0; k--)
-        x64_vprolq(as, X, LANE(cycle[k + 1]), LANE(cycle[k]), rho[cycle[k]]);
+        x64_vprolq(as, X, LANE(cycle[k + 1]), LANE(cycle[k]), keccak_rho[cycle[k]]);
     copy128(as, LANE(cycle[0]), LANE_T0);
     /* chi (0xb4: dst ^ (a & ~b)), iota after row 0 */
     for (int y = 0; y < 5; y++) {
@@ -510,17 +504,12 @@ static size_t generate_avx512_lanes(x64_asm *as, const x64_sha3_config *cfg)
     for (int i = 0; i < 25; i++)
         x64_evmovdqu64_load(as, X64_L128, LANE(i), X64_K1, true, x64_at(STATE, 8 * i));
 
-    x64_label block, rounds;
+    x64_label block;
     x64_label_init(&block);
-    x64_label_init(&rounds);
     x64_bind(as, &block);
     absorb_lanes(as, lanes_xor_lane);
     x64_mov_rr(as, LANES_NEXT, LANES_RC);
-    x64_mov_ri(as, LANES_LEFT, 24);
-    x64_bind(as, &rounds);
-    lanes_round(as);
-    x64_alu_ri_32(as, X64_SUB, LANES_LEFT, 1);
-    x64_jcc(as, X64_NE, &rounds);
+    count_24_rounds(as, LANES_LEFT, lanes_round);
 
     x64m_next_block_or_return(as, cfg->multi_block, &vector_loop, &block);
     for (int i = 0; i < 25; i++)
@@ -657,9 +646,8 @@ static size_t generate_avx2(x64_asm *as, const x64_sha3_config *cfg)
     x64_mov_rr_32(as, BLOCK_SIZE, BLOCK_SIZE);
     x64m_mov_address(as, AVX2_COUNTS, avx2_rho_counts);
 
-    x64_label block, rounds;
+    x64_label block;
     x64_label_init(&block);
-    x64_label_init(&rounds);
     x64_bind(as, &block);
     gpr_absorb(as);
     for (int y = 0; y < 5; y++) {
@@ -667,11 +655,7 @@ static size_t generate_avx2(x64_asm *as, const x64_sha3_config *cfg)
         x64_vmovq_load(as, AVX2_H(y), x64_at(STATE, 40 * y + 32));
     }
     x64m_mov_address(as, AVX2_RC, x64_sha3_round_consts);
-    x64_mov_ri(as, AVX2_LEFT, 24);
-    x64_bind(as, &rounds);
-    avx2_round(as);
-    x64_alu_ri_32(as, X64_SUB, AVX2_LEFT, 1);
-    x64_jcc(as, X64_NE, &rounds);
+    count_24_rounds(as, AVX2_LEFT, avx2_round);
     for (int y = 0; y < 5; y++) {
         x64_vmovdqu_store(as, X64_L256, x64_at(STATE, 40 * y), AVX2_R(y));
         x64_vmovq_store(as, x64_at(STATE, 40 * y + 32), AVX2_H(y));

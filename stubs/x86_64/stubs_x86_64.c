@@ -21,6 +21,7 @@
 #include "ergonomics_x86_64.h"
 #include "flags.h"
 #include "stubgenerator_x86_64.h"
+#include "stubroutines.h"
 
 #define FEATURE(f) (UINT64_C(1) << X64_CPU_##f)
 
@@ -34,35 +35,21 @@ static size_t emit_sha3(void *as, const stub_variant *v, stub_id id)
     return x64_generate_sha3_implCompress(as, &cfg);
 }
 
-static size_t emit_md5(void *as, const stub_variant *v, stub_id id)
+/* The generators whose only parameter is the entry (MD5, SHA-1, SHA-2): the row's design is the
+   generator, asked for the multi-block entry when id is the family's multi-block stub. */
+typedef size_t (*entry_generator)(x64_asm *as, bool multi_block);
+
+static size_t emit_entry(void *as, const stub_variant *v, stub_id id)
 {
-    (void)v;
-    return x64_generate_md5_implCompress(as, id == STUB_ID_md5_implCompressMB);
+    const entry_generator *generate = v->design;
+    return (*generate)(as, id == stub_family_descs[v->family].compress_mb);
 }
 
-static size_t emit_sha1(void *as, const stub_variant *v, stub_id id)
-{
-    (void)v;
-    return x64_generate_sha1_implCompress(as, id == STUB_ID_sha1_implCompressMB);
-}
-
-static size_t emit_sha256(void *as, const stub_variant *v, stub_id id)
-{
-    (void)v;
-    return x64_generate_sha256_implCompress(as, id == STUB_ID_sha256_implCompressMB);
-}
-
-static size_t emit_sha256_avx2(void *as, const stub_variant *v, stub_id id)
-{
-    (void)v;
-    return x64_generate_sha256_avx2_implCompress(as, id == STUB_ID_sha256_implCompressMB);
-}
-
-static size_t emit_sha512(void *as, const stub_variant *v, stub_id id)
-{
-    (void)v;
-    return x64_generate_sha512_implCompress(as, id == STUB_ID_sha512_implCompressMB);
-}
+static const entry_generator md5 = x64_generate_md5_implCompress;
+static const entry_generator sha1 = x64_generate_sha1_implCompress;
+static const entry_generator sha256 = x64_generate_sha256_implCompress;
+static const entry_generator sha256_avx2 = x64_generate_sha256_avx2_implCompress;
+static const entry_generator sha512 = x64_generate_sha512_implCompress;
 
 static const x64_sha3_config sha3_lanes = {.variant = X64_SHA3_AVX512_LANES};
 static const x64_sha3_config sha3_rows = {.variant = X64_SHA3_AVX512};
@@ -104,14 +91,15 @@ static const stub_variant variants[] = {
                    STUB_OFF(UseBMI2Instructions)),
      emit_sha3, &sha3_gpr, STUB_ABSENT(double_keccak)},
     {STUB_FAMILY_SHA1, "sha-ni", STUB_KIND_CRYPTO, FEATURE(SHA) | FEATURE(SSSE3) | FEATURE(SSE4_1),
-     STUB_SETTINGS(STUB_ON(UseSHA1Intrinsics)), emit_sha1, NULL},
+     STUB_SETTINGS(STUB_ON(UseSHA1Intrinsics)), emit_entry, &sha1},
     {STUB_FAMILY_SHA256, "sha-ni", STUB_KIND_CRYPTO, FEATURE(SHA) | FEATURE(SSSE3) | FEATURE(SSE4_1),
-     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics), STUB_TEXT(SHA256Design, X64_SHA256_SHA_NI)), emit_sha256, NULL},
+     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics), STUB_TEXT(SHA256Design, X64_SHA256_SHA_NI)), emit_entry, &sha256},
     {STUB_FAMILY_SHA256, "avx2", STUB_KIND_SIMD, FEATURE(AVX) | FEATURE(AVX2) | FEATURE(BMI2),
-     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics), STUB_TEXT(SHA256Design, X64_SHA256_AVX2)), emit_sha256_avx2, NULL},
+     STUB_SETTINGS(STUB_ON(UseSHA256Intrinsics), STUB_TEXT(SHA256Design, X64_SHA256_AVX2)), emit_entry,
+     &sha256_avx2},
     {STUB_FAMILY_SHA512, "avx2", STUB_KIND_SIMD, FEATURE(AVX) | FEATURE(AVX2) | FEATURE(BMI2),
-     STUB_SETTINGS(STUB_ON(UseSHA512Intrinsics)), emit_sha512, NULL},
-    {STUB_FAMILY_MD5, "gpr", STUB_KIND_GPR, 0, STUB_SETTINGS(STUB_ON(UseMD5Intrinsics)), emit_md5, NULL},
+     STUB_SETTINGS(STUB_ON(UseSHA512Intrinsics)), emit_entry, &sha512},
+    {STUB_FAMILY_MD5, "gpr", STUB_KIND_GPR, 0, STUB_SETTINGS(STUB_ON(UseMD5Intrinsics)), emit_entry, &md5},
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
@@ -138,10 +126,10 @@ static bool generate(const stub_variant *v, stub_id id, uint8_t *code, size_t ro
     x64_asm_init(&as, code, room);
     /* A refusal is reported as a warning, not an abort(), even in debug
        builds: a failed generator must leave the VM running interpreted. */
-    as.fatal = false;
+    as.cb.fatal = false;
     *entry = v->emit(&as, v, id);
     if (x64_asm_failed(&as)) {
-        snprintf(err, errlen, "%s", as.errmsg);
+        snprintf(err, errlen, "%s", as.cb.errmsg);
         return false;
     }
     *size = x64_asm_pc(&as);

@@ -585,6 +585,21 @@ static int fi_gen_length(fi_gen *g, fi_method *m, fi_list *l)
     return x;
 }
 
+/* The registers of an element or view access: a store "arr[idx] := a value register" (A arr,
+   B idx, C the value), a load "a destination := arr[idx]" (A, B arr, C idx). */
+static void fi_access_operands(fi_gen *g, fi_method *m, fi_node *n, bool store, int arr, int idx)
+{
+    if (store) {
+        n->a = (uint8_t)arr;
+        n->b = (uint8_t)idx;
+        n->c = (uint8_t)fi_pick_int(g, m);
+    } else {
+        n->a = (uint8_t)fi_pick_dst(g, m);
+        n->b = (uint8_t)arr;
+        n->c = (uint8_t)idx;
+    }
+}
+
 static void fi_gen_array(fi_gen *g, const fi_scope *s, fi_list *l)
 {
     fi_method *m = &g->meth[s->mi];
@@ -599,22 +614,11 @@ static void fi_gen_array(fi_gen *g, const fi_scope *s, fi_list *l)
         n->form = 1;
         unsigned how = fi_below(g, 16);
         n->imm = how == 0 ? fi_byte(g) : how < 4 ? fi_below(g, FI_MAX_LEN + 2) : fi_below(g, 8);
-        n->a = (uint8_t)(store ? arr : fi_pick_dst(g, m));
-        n->b = (uint8_t)(store ? 0 : arr);
-        n->c = (uint8_t)(store ? fi_pick_int(g, m) : 0);
+        fi_access_operands(g, m, n, store, arr, 0); /* the index is the immediate: field 0 */
         return;
     }
     int idx = fi_gen_index(g, s, l, 0);
-    fi_node *n = fi_append(g, l, store ? FN_STORE : FN_LOAD);
-    if (store) {
-        n->a = (uint8_t)arr;
-        n->b = (uint8_t)idx;
-        n->c = (uint8_t)fi_pick_int(g, m);
-    } else {
-        n->a = (uint8_t)fi_pick_dst(g, m);
-        n->b = (uint8_t)arr;
-        n->c = (uint8_t)idx;
-    }
+    fi_access_operands(g, m, fi_append(g, l, store ? FN_STORE : FN_LOAD), store, arr, idx);
 }
 
 static void fi_gen_view(fi_gen *g, const fi_scope *s, fi_list *l)
@@ -627,15 +631,7 @@ static void fi_gen_view(fi_gen *g, const fi_scope *s, fi_list *l)
     int idx = fi_gen_index(g, s, l, 1);
     fi_node *n = fi_append(g, l, v & 4 ? FN_VSTORE : FN_VLOAD);
     n->op = (uint8_t)(v & 3);
-    if (v & 4) {
-        n->a = (uint8_t)arr;
-        n->b = (uint8_t)idx;
-        n->c = (uint8_t)fi_pick_int(g, m);
-    } else {
-        n->a = (uint8_t)fi_pick_dst(g, m);
-        n->b = (uint8_t)arr;
-        n->c = (uint8_t)idx;
-    }
+    fi_access_operands(g, m, n, v & 4, arr, idx);
 }
 
 /* References: newarray, alen, mov, ldnull, ldstr. */

@@ -1,0 +1,95 @@
+/*
+ * stubs/codebuffer.c — the encoders' code buffer and labels (codebuffer.h).
+ */
+#include "codebuffer.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void code_buffer_init(code_buffer *cb, void *code, size_t cap, size_t unit, const char *who)
+{
+    memset(cb, 0, sizeof *cb);
+    cb->code = code;
+    cb->unit = unit;
+    cb->cap = cap;
+    cb->who = who;
+#ifndef NDEBUG
+    cb->fatal = true;
+#endif
+}
+
+static void vfail(code_buffer *cb, const char *fmt, va_list ap)
+{
+    char msg[sizeof cb->errmsg];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (cb->fatal) {
+        fprintf(stderr, "%s: %s\n", cb->who, msg);
+        abort();
+    }
+    if (!cb->failed)
+        memcpy(cb->errmsg, msg, sizeof msg);
+    cb->failed = true;
+}
+
+void code_buffer_fail(code_buffer *cb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(cb, fmt, ap);
+    va_end(ap);
+}
+
+void code_buffer_refuse(code_buffer *cb, bool *refused, const char *insn, const char *fmt, ...)
+{
+    char msg[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    *refused = true;
+    code_buffer_fail(cb, "%s: %s", insn, msg);
+}
+
+void code_buffer_emit(code_buffer *cb, const void *u)
+{
+    if (cb->pos < cb->cap)
+        memcpy(cb->code + cb->pos * cb->unit, u, cb->unit);
+    else if (!cb->failed || cb->pos == cb->cap)
+        code_buffer_fail(cb, "code buffer full (%zu %s)", cb->cap, cb->unit == 1 ? "bytes" : "words");
+    cb->pos++;
+}
+
+unsigned char *code_buffer_at(code_buffer *cb, size_t pos, size_t n)
+{
+    return pos + n <= cb->cap ? cb->code + pos * cb->unit : NULL;
+}
+
+/* ---- labels -------------------------------------------------------------- */
+
+void code_label_init(code_label *l)
+{
+    l->pos = -1;
+    l->npatch = 0;
+}
+
+bool code_label_refer(code_label *l, size_t site)
+{
+    if (l->npatch == CODE_LABEL_MAX_PATCHES)
+        return false;
+    l->patch[l->npatch++] = site;
+    return true;
+}
+
+void code_bind(code_buffer *cb, code_label *l, code_patch_fn *patch)
+{
+    if (l->pos >= 0) {
+        code_buffer_fail(cb, "label bound twice");
+        return;
+    }
+    l->pos = (long)cb->pos;
+    for (int k = 0; k < l->npatch; k++)
+        patch(cb, l->patch[k], cb->pos);
+    l->npatch = 0;
+}
