@@ -137,17 +137,35 @@ static void print_range(column_out *o, const flag_desc *d)
 }
 
 /* JVMFlag::print_on */
+/* "Name" at column 10, the operator (" =", or "+=" continuing a ccstrlist) at 50, the
+   value from 53 */
+static void put_name_op(column_out *o, const flag_desc *d, const char *op)
+{
+    fill_to(o, 10);
+    put(o, d->name);
+    fill_to(o, 50);
+    put(o, op);
+    fill_to(o, 53);
+}
+
+/* the line's end: the kind at column kind_col (kind_width wide), the origin at origin_col */
+static void put_kind_origin(column_out *o, const flag_desc *d, flag_id id, size_t kind_col, int kind_width,
+                            size_t origin_col)
+{
+    fill_to(o, kind_col);
+    print_kind(o, d, kind_width);
+    fill_to(o, origin_col);
+    print_origin(o, id);
+    newline(o);
+}
+
 static void print_flag(FILE *f, flag_id id, bool ranges)
 {
     const flag_desc *d = &flag_descs[id];
     column_out o = {f, 0};
     if (!ranges) {
         print_type(&o, d);
-        fill_to(&o, 10);
-        put(&o, d->name);
-        fill_to(&o, 50);
-        put(&o, " =");
-        fill_to(&o, 53);
+        put_name_op(&o, d, " =");
         flag_value v;
         flag_value_load(id, &v);
         if (d->type == FLAG_TYPE_ccstr || d->type == FLAG_TYPE_ccstrlist) {
@@ -157,11 +175,7 @@ static void print_flag(FILE *f, flag_id id, bool ranges)
             while ((eol = strchr(cp, '\n')) != NULL) {
                 fwrite(cp, 1, (size_t)(eol - cp), f);
                 newline(&o);
-                fill_to(&o, 10);
-                put(&o, d->name);
-                fill_to(&o, 50);
-                put(&o, "+=");
-                fill_to(&o, 53);
+                put_name_op(&o, d, "+=");
                 cp = eol + 1;
             }
             put(&o, cp);
@@ -170,22 +184,14 @@ static void print_flag(FILE *f, flag_id id, bool ranges)
             flag_format_value(d, &v, value, sizeof value);
             put(&o, value);
         }
-        fill_to(&o, 84);
-        print_kind(&o, d, 20);
-        fill_to(&o, 105);
-        print_origin(&o, id);
-        newline(&o);
+        put_kind_origin(&o, d, id, 84, 20, 105);
     } else if (d->type != FLAG_TYPE_bool && d->type != FLAG_TYPE_ccstr && d->type != FLAG_TYPE_ccstrlist) {
         print_type(&o, d);
         fill_to(&o, 10);
         put(&o, d->name);
         fill_to(&o, 61);
         print_range(&o, d);
-        fill_to(&o, 122);
-        print_kind(&o, d, 35);
-        fill_to(&o, 158);
-        print_origin(&o, id);
-        newline(&o);
+        put_kind_origin(&o, d, id, 122, 35, 158);
     }
 }
 

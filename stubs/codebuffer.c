@@ -66,6 +66,16 @@ unsigned char *code_buffer_at(code_buffer *cb, size_t pos, size_t n)
     return pos + n <= cb->cap ? cb->code + pos * cb->unit : NULL;
 }
 
+bool code_buffer_done(const code_buffer *cb, size_t *size, char *err, size_t errlen)
+{
+    if (cb->failed) {
+        snprintf(err, errlen, "%s", cb->errmsg);
+        return false;
+    }
+    *size = cb->pos * cb->unit;
+    return true;
+}
+
 /* ---- labels -------------------------------------------------------------- */
 
 void code_label_init(code_label *l)

@@ -48,6 +48,9 @@ void code_buffer_emit(code_buffer *cb, const void *u);
 /* The n units at pos, for patching; NULL when they are not all inside the buffer (never
    written: the buffer has failed). */
 unsigned char *code_buffer_at(code_buffer *cb, size_t pos, size_t n);
+/* A generator's outcome: false with the first refusal in err (errlen bytes) when the buffer
+   failed, else true with *size the bytes written. */
+bool code_buffer_done(const code_buffer *cb, size_t *size, char *err, size_t errlen);
 
 /* ---- labels -------------------------------------------------------------- */
 

@@ -53,24 +53,20 @@ static void put_hex(line *l, uintptr_t v, int digits)
         l->buf[l->pos++] = tmp[--n];
 }
 
-void stub_crash_put_str(char *buf, size_t len, size_t *pos, const char *s)
+/* The host's registers, four a line: "#   x0=0x0000ffff8c4e7b24 x1=..." */
+static void put_registers(line *l, const void *context)
 {
-    if (len == 0)
-        return;
-    line l = {buf, len, *pos < len ? *pos : len - 1};
-    put_str(&l, s);
-    l.buf[l.pos] = '\0';
-    *pos = l.pos;
-}
-
-void stub_crash_put_hex(char *buf, size_t len, size_t *pos, uintptr_t v, int digits)
-{
-    if (len == 0)
-        return;
-    line l = {buf, len, *pos < len ? *pos : len - 1};
-    put_hex(&l, v, digits);
-    l.buf[l.pos] = '\0';
-    *pos = l.pos;
+    const char *const *names;
+    uintptr_t values[STUB_CRASH_MAX_REGS];
+    int n = crash.host->crash_registers(context, &names, values);
+    for (int r = 0; r < n; r++) {
+        put_str(l, r % 4 == 0 ? "#   " : " ");
+        put_str(l, names[r]);
+        put_str(l, "=");
+        put_hex(l, values[r], 16);
+        if (r % 4 == 3 || r == n - 1)
+            put_str(l, "\n");
+    }
 }
 
 static const char *signal_name(int sig)
@@ -124,8 +120,9 @@ static void crash_handler(int sig, siginfo_t *info, void *context)
         char msg[2048];
         size_t n = stub_crash_format(msg, sizeof msg, sig, m, pc);
         if (crash.host->crash_registers) {
-            crash.host->crash_registers(context, msg + n, sizeof msg - n);
-            n += strlen(msg + n);
+            line l = {msg, sizeof msg, n};
+            put_registers(&l, context);
+            n = l.pos;
         }
         ssize_t w = write(STDERR_FILENO, msg, n);
         (void)w; /* nothing left to do if stderr is gone */

@@ -31,11 +31,6 @@
    cannot read a signal context. */
 bool stub_crash_handler_install(const codecache *cc, const stub_arch_ops *host);
 
-/* Async-signal-safe formatting for crash_registers: append to buf (len
-   bytes, kept NUL-terminated) at *pos. */
-void stub_crash_put_str(char *buf, size_t len, size_t *pos, const char *s);
-void stub_crash_put_hex(char *buf, size_t len, size_t *pos, uintptr_t v, int digits); /* 0x and >= digits */
-
 /* The line above, for signal sig at pc in m, NUL-terminated, '\n' included
    (truncated to len). Async-signal-safe (no stdio). Returns its length. */
 size_t stub_crash_format(char *buf, size_t len, int sig, const stub_mark *m, uintptr_t pc);

@@ -24,6 +24,9 @@
    after its static policy's choice */
 #define STUB_POLICY_MEASURE "measure"
 
+/* the most registers an architecture's crash_registers reports (AArch64: x0..x30 and sp) */
+#define STUB_CRASH_MAX_REGS 32
+
 /* What a variant computes with, for people choosing among them (PrintStubVariants' kind column). */
 typedef enum stub_kind {
     STUB_KIND_GPR,    /* general registers only */
@@ -151,10 +154,11 @@ typedef struct stub_arch_ops {
     size_t nvariants;
 
     /* The host only (is_host): the interrupted pc of a signal context, and
-       its registers as "name=0x..." lines for the crash report, formatted
-       async-signal-safely (crash_handler.h). */
+       its general registers for the crash report (crash_handler.c prints them
+       "name=0x...", four a line): their names (*names) and values, at most
+       STUB_CRASH_MAX_REGS; returns how many. Async-signal-safe. */
     uintptr_t (*fault_pc)(const void *ucontext);
-    void (*crash_registers)(const void *ucontext, char *buf, size_t len);
+    int (*crash_registers)(const void *ucontext, const char *const **names, uintptr_t *values);
 } stub_arch_ops;
 
 /*

@@ -50,6 +50,14 @@ static VM_COLD int throw_npe(vm_t *vm, const vm_method *m, uint32_t reg, const c
     return vm_throw(vm, VM_EXC_NPE, "Cannot %s because \"%s\" is null", what, m->regnames[reg]);
 }
 
+/* "Cannot read field "x" because "p" is null": verb read or assign, field of record register reg */
+static VM_COLD int throw_field_npe(vm_t *vm, const vm_method *m, const char *verb, uint32_t reg, uint32_t field)
+{
+    const vm_record *r = &vm->prog->records[m->regtypes[reg].rec];
+    return vm_throw(vm, VM_EXC_NPE, "Cannot %s field \"%s\" because \"%s\" is null", verb, r->fields[field].name,
+                    m->regnames[reg]);
+}
+
 static VM_COLD int throw_index(vm_t *vm, int64_t index, int64_t length)
 {
     return vm_throw(vm, VM_EXC_AIOOBE, "Index %lld out of bounds for length %lld", (long long)index,
@@ -161,6 +169,8 @@ static VM_COLD int unwind(vm_t *vm, uint32_t entry, int status, const vm_method 
 #define vmfetch()      (i = *pc++)
 #define THROW(...)     do { savepc(); vm_throw(vm, __VA_ARGS__); goto exception; } while (0)
 #define NPE(reg, what) do { savepc(); throw_npe(vm, m, (reg), (what)); goto exception; } while (0)
+#define FIELD_NPE(verb, reg, field) \
+    do { savepc(); throw_field_npe(vm, m, (verb), (reg), (field)); goto exception; } while (0)
 #define CHECK_INDEX(o, idx)                                                  \
     do {                                                                     \
         if ((uint64_t)(idx) >= (uint64_t)(o)->length) {                      \
@@ -426,23 +436,15 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
             }
             vmcase(GETF) {
                 vm_obj *o = RB.ref;
-                if (!o) {
-                    savepc();
-                    vm_throw(vm, VM_EXC_NPE, "Cannot read field \"%s\" because \"%s\" is null",
-                             prog->records[m->regtypes[GET_B(i)].rec].fields[GET_C(i)].name, m->regnames[GET_B(i)]);
-                    goto exception;
-                }
+                if (!o)
+                    FIELD_NPE("read", GET_B(i), GET_C(i));
                 RA = VM_FIELDS(o)[GET_C(i)];
                 vmbreak;
             }
             vmcase(PUTF) {
                 vm_obj *o = RA.ref;
-                if (!o) {
-                    savepc();
-                    vm_throw(vm, VM_EXC_NPE, "Cannot assign field \"%s\" because \"%s\" is null",
-                             prog->records[m->regtypes[GET_A(i)].rec].fields[GET_B(i)].name, m->regnames[GET_A(i)]);
-                    goto exception;
-                }
+                if (!o)
+                    FIELD_NPE("assign", GET_A(i), GET_B(i));
                 VM_FIELDS(o)[GET_B(i)] = RC;
                 vmbreak;
             }

@@ -74,6 +74,23 @@ static const char *const kind_text[] = {
 
 static const char *const field_name[] = {"A", "B", "C", "D"};
 
+/* An operand indexing one of the program's tables (kind K_K, K_STR, K_METH, K_STATIC, K_TYPE). */
+static int check_index(vctx *v, const char *mn, int kind, uint32_t x)
+{
+    const vm_program *p = v->p;
+    uint32_t n = p->nrecords;
+    const char *what = "record", *has = "the program has", *unit = "records";
+    switch (kind) {
+    case K_K:      n = p->nk;       what = "constant"; has = "the constant table has"; unit = "entries"; break;
+    case K_STR:    n = p->nstrings; what = "string";   has = "the string table has";   unit = "entries"; break;
+    case K_METH:   n = p->nmethods; what = "method";   unit = "methods"; break;
+    case K_STATIC: n = p->nstatics; what = "static";   unit = "statics"; break;
+    }
+    if (x >= n)
+        return verr(v, "%s: bad %s index %u (%s %u %s)", mn, what, x, has, n, unit);
+    return 0;
+}
+
 static int check_reg(vctx *v, const char *mn, int f, uint32_t r, int kind)
 {
     char b[64];
@@ -233,33 +250,16 @@ int vm_verify_method(const vm_program *p, const vm_method *m, char *err, size_t 
                     return -1;
                 break;
             case K_U6:
-                if (x > 63)
-                    return verr(&v, "%s: immediate %u out of range 0..63", mn, x);
+            case K_U5: {
+                uint32_t max = kind == K_U6 ? 63 : 31;
+                if (x > max)
+                    return verr(&v, "%s: immediate %u out of range 0..%u", mn, x, max);
                 break;
-            case K_U5:
-                if (x > 31)
-                    return verr(&v, "%s: immediate %u out of range 0..31", mn, x);
-                break;
+            }
             case K_S8: case K_U8: case K_S16: break; /* every bit pattern is a value */
-            case K_K:
-                if (x >= p->nk)
-                    return verr(&v, "%s: bad constant index %u (the constant table has %u entries)", mn, x, p->nk);
-                break;
-            case K_STR:
-                if (x >= p->nstrings)
-                    return verr(&v, "%s: bad string index %u (the string table has %u entries)", mn, x, p->nstrings);
-                break;
-            case K_METH:
-                if (x >= p->nmethods)
-                    return verr(&v, "%s: bad method index %u (the program has %u methods)", mn, x, p->nmethods);
-                break;
-            case K_STATIC:
-                if (x >= p->nstatics)
-                    return verr(&v, "%s: bad static index %u (the program has %u statics)", mn, x, p->nstatics);
-                break;
-            case K_TYPE:
-                if (x >= p->nrecords)
-                    return verr(&v, "%s: bad record index %u (the program has %u records)", mn, x, p->nrecords);
+            case K_K: case K_STR: case K_METH: case K_STATIC: case K_TYPE:
+                if (check_index(&v, mn, kind, x))
+                    return -1;
                 break;
             case K_FIELD: /* checked with its record in check_special */
             case K_RWIN: break; /* checked with the signature in check_call */

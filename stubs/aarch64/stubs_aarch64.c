@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "cpu_aarch64.h"
-#include "crash_handler.h"
 #include "ergonomics_aarch64.h"
 #include "flags.h"
 #include "stubgenerator_aarch64.h"
@@ -89,12 +88,7 @@ static bool generate(const stub_variant *v, stub_id id, uint8_t *code, size_t ro
        builds: a failed generator must leave the VM running interpreted. */
     as.cb.fatal = false;
     *entry = v->emit(&as, v, id);
-    if (a64_asm_failed(&as)) {
-        snprintf(err, errlen, "%s", as.cb.errmsg);
-        return false;
-    }
-    *size = a64_asm_pc(&as) * sizeof(uint32_t);
-    return true;
+    return code_buffer_done(&as.cb, size, err, errlen);
 }
 
 #if defined(__aarch64__) && defined(__linux__)
@@ -104,22 +98,17 @@ static uintptr_t fault_pc(const void *context)
     return (uintptr_t)uc->uc_mcontext.pc;
 }
 
-/* x0..x30 and sp, four a line: "#   x0=0x0000ffff8c4e7b24 x1=..." */
-static void crash_registers(const void *context, char *buf, size_t len)
+/* x0..x30 and sp */
+static int crash_registers(const void *context, const char *const **names, uintptr_t *values)
 {
-    static const char *const names[32] = {
+    static const char *const regs[32] = {
         "x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",  "x8",  "x9",  "x10", "x11", "x12", "x13", "x14", "x15",
         "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "fp",  "lr",  "sp"};
     const ucontext_t *uc = context;
-    size_t pos = 0;
-    for (int r = 0; r < 32; r++) {
-        stub_crash_put_str(buf, len, &pos, r % 4 == 0 ? "#   " : " ");
-        stub_crash_put_str(buf, len, &pos, names[r]);
-        stub_crash_put_str(buf, len, &pos, "=");
-        stub_crash_put_hex(buf, len, &pos, r < 31 ? uc->uc_mcontext.regs[r] : uc->uc_mcontext.sp, 16);
-        if (r % 4 == 3)
-            stub_crash_put_str(buf, len, &pos, "\n");
-    }
+    for (int r = 0; r < 32; r++)
+        values[r] = r < 31 ? uc->uc_mcontext.regs[r] : uc->uc_mcontext.sp;
+    *names = regs;
+    return 32;
 }
 #define HOST_FAULT_PC fault_pc
 #define HOST_CRASH_REGISTERS crash_registers

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "cpu_x86_64.h"
-#include "crash_handler.h"
 #include "ergonomics_x86_64.h"
 #include "flags.h"
 #include "stubgenerator_x86_64.h"
@@ -128,12 +127,7 @@ static bool generate(const stub_variant *v, stub_id id, uint8_t *code, size_t ro
        builds: a failed generator must leave the VM running interpreted. */
     as.cb.fatal = false;
     *entry = v->emit(&as, v, id);
-    if (x64_asm_failed(&as)) {
-        snprintf(err, errlen, "%s", as.cb.errmsg);
-        return false;
-    }
-    *size = x64_asm_pc(&as);
-    return true;
+    return code_buffer_done(&as.cb, size, err, errlen);
 }
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -143,23 +137,18 @@ static uintptr_t fault_pc(const void *context)
     return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 }
 
-/* The sixteen GPRs, four a line: "#   rax=0x... rbx=..." */
-static void crash_registers(const void *context, char *buf, size_t len)
+/* the sixteen GPRs */
+static int crash_registers(const void *context, const char *const **names, uintptr_t *values)
 {
-    static const struct { const char *name; int reg; } regs[16] = {
-        {"rax", REG_RAX}, {"rbx", REG_RBX}, {"rcx", REG_RCX}, {"rdx", REG_RDX}, {"rsi", REG_RSI}, {"rdi", REG_RDI},
-        {"rbp", REG_RBP}, {"rsp", REG_RSP}, {"r8", REG_R8},   {"r9", REG_R9},   {"r10", REG_R10}, {"r11", REG_R11},
-        {"r12", REG_R12}, {"r13", REG_R13}, {"r14", REG_R14}, {"r15", REG_R15}};
+    static const char *const regs[16] = {"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
+                                         "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
+    static const int greg[16] = {REG_RAX, REG_RBX, REG_RCX, REG_RDX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
+                                 REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
     const ucontext_t *uc = context;
-    size_t pos = 0;
-    for (int r = 0; r < 16; r++) {
-        stub_crash_put_str(buf, len, &pos, r % 4 == 0 ? "#   " : " ");
-        stub_crash_put_str(buf, len, &pos, regs[r].name);
-        stub_crash_put_str(buf, len, &pos, "=");
-        stub_crash_put_hex(buf, len, &pos, (uintptr_t)uc->uc_mcontext.gregs[regs[r].reg], 16);
-        if (r % 4 == 3)
-            stub_crash_put_str(buf, len, &pos, "\n");
-    }
+    for (int r = 0; r < 16; r++)
+        values[r] = (uintptr_t)uc->uc_mcontext.gregs[greg[r]];
+    *names = regs;
+    return 16;
 }
 #define HOST_FAULT_PC fault_pc
 #define HOST_CRASH_REGISTERS crash_registers
