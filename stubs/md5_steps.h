@@ -4,8 +4,8 @@
  * md5_k(i), rotates left by md5_s[i / 16][i % 4], and the four state words take turns in the
  * role of a (md5_role).
  *
- * Not shared with stubs/md5_ref.c: the reference is the stubs' oracle, and a table shared by
- * both would hide an error in either.
+ * stubs/md5_ref.c, the stubs' oracle, does not read this table: it computes the sines and the
+ * word order from RFC 1321's definitions, a derivation of its own.
  */
 #ifndef MINIVM_MD5_STEPS_H
 #define MINIVM_MD5_STEPS_H

@@ -33,11 +33,8 @@
 
 #include "macroassembler_aarch64.h"
 
-/*
- * The constants of FIPS 180-4, 4.2.1. Deliberately not shared with
- * stubs/sha2_ref.c: the reference is the stubs' oracle, and a table shared by
- * both would hide an error in either (tests/test_stub_dump_aarch64.c compares them).
- */
+/* The constants of FIPS 180-4, 4.2.1, which the stub loads with ld4r (stubs/sha2_ref.c spells
+   them in its round function; tests/test_stub_dump_aarch64.c checks this table). */
 const uint32_t a64_sha1_round_consts[4] = {0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6};
 
 /* Arguments. */
