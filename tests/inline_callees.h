@@ -27,4 +27,24 @@
     "    ret a\n"                     \
     "end\n"
 
+/* firstOr(p, d) = p.x, or d when p is null (a record P with a long x); q, a reference read before
+   written, must be null on every run (else -1000); two returns from the middle, a jump to the last */
+#define FIRST_OR_METHOD                         \
+    "method firstOr(p: P, d: long) -> long\n"   \
+    "    var q: P\n"                            \
+    "    var v: long\n"                         \
+    "    bnonnull q, bad\n"                     \
+    "    bnull p, none\n"                       \
+    "    getfield v, p, x\n"                    \
+    "    mov q, p\n"                            \
+    "    ret v\n"                               \
+    "none:\n"                                   \
+    "    jmp out\n"                             \
+    "bad:\n"                                    \
+    "    ldi v, -1000\n"                        \
+    "    ret v\n"                               \
+    "out:\n"                                    \
+    "    ret d\n"                               \
+    "end\n"
+
 #endif

@@ -528,21 +528,8 @@ static const char inlining[] =
     SUM_TO_METHOD
     "; writes its parameter: the caller's argument keeps its value\n"
     TWICE_METHOD
-    "; a reference read before written (null on every entry), two returns\n"
-    "method firstOr(p: P, d: long) -> long\n"
-    "    var q: P\n"
-    "    var v: long\n"
-    "    bnonnull q, bad\n"
-    "    bnull p, none\n"
-    "    getfield v, p, x\n"
-    "    mov q, p\n"
-    "    ret v\n"
-    "none:\n"
-    "    ret d\n"
-    "bad:\n"
-    "    ldi v, -1\n"
-    "    ret v\n"
-    "end\n"
+    "; a reference read before written (null on every entry), two returns and a jump\n"
+    FIRST_OR_METHOD
     "; void, a static\n"
     "method setS(v: long)\n"
     "    putstatic v, S\n"
@@ -628,11 +615,11 @@ static const char inlining[] =
     "                              @ 40   T::twice (8 bytes)   inline\n" \
     "                              @ 48   T::show (16 bytes)   inline\n" \
     "                              @ 56   T::show (16 bytes)   inline\n" \
-    "                              @ 64   T::firstOr (40 bytes)   inline\n" \
+    "                              @ 64   T::firstOr (44 bytes)   inline\n" \
     "                              @ 72   T::show (16 bytes)   inline\n" \
-    "                              @ 84   T::firstOr (40 bytes)   inline\n" \
+    "                              @ 84   T::firstOr (44 bytes)   inline\n" \
     "                              @ 92   T::show (16 bytes)   inline\n" \
-    "                              @ 96   T::firstOr (40 bytes)   inline\n" \
+    "                              @ 96   T::firstOr (44 bytes)   inline\n" \
     "                              @ 104   T::show (16 bytes)   inline\n" \
     "                              @ 112   T::setS (8 bytes)   inline\n" \
     "                              @ 120   T::show (16 bytes)   inline\n" \

@@ -29,6 +29,7 @@
 #include "cpu_impl.h"
 #include "aarch64/cpu_aarch64.h"
 #include "x86_64/cpu_x86_64.h"
+#include "testutil.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -502,13 +503,9 @@ static void file_errors_name_the_file(void **state)
 
 static char *print_to_string(const cpu_info *ci)
 {
-    char *buf = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&buf, &size);
-    assert_non_null(f);
-    cpu_print(ci, f);
-    fclose(f);
-    return buf;
+    tu_capture c;
+    cpu_print(ci, tu_capture_open(&c));
+    return tu_capture_close(&c);
 }
 
 /* cpu_print(ci): the line, then "CPU source: <source> on an <host arch> host" (source NULL: no such line) */

@@ -592,14 +592,9 @@ static void ranges_every_numeric_flag_in_columns_and_order(void **state)
 /* flags_print into a string */
 static char *print_flags(bool ranges)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    flags_print(f, ranges);
-    fclose(f);
-    assert_non_null(buf);
-    return buf;
+    tu_capture c;
+    flags_print(tu_capture_open(&c), ranges);
+    return tu_capture_close(&c);
 }
 
 static void expect_line(const char *out, const char *line)
@@ -658,16 +653,13 @@ static void vm_warning_format_and_silence(void **state)
 {
     (void)state;
     flags_init(flags_host_arch());
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    vm_warning_stream(f);
+    tu_capture c;
+    vm_warning_stream(tu_capture_open(&c));
     vm_warning("SHA instructions are not available on this CPU");
     FLAG(PrintWarnings) = false;
     vm_warning("silenced by -XX:-PrintWarnings");
     vm_warning_stream(NULL);
-    fclose(f);
+    char *buf = tu_capture_close(&c);
     assert_string_equal(buf, "minivm 64-Bit VM warning: SHA instructions are not available on this CPU\n");
     free(buf);
 }

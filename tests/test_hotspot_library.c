@@ -40,9 +40,6 @@
 #include "testutil.h"
 #include "vm.h"
 
-#define TABLE "tests/hotspot/byte_array_access.txt"
-#define NAMES "tests/hotspot/message_digest_names.txt"
-
 /* One wrapper per conversion: the bytecode's call of the native, as the digests make it. */
 #define WRAP(FN, IN, OUT)                                                   \
     "method " FN "(a: " IN ", ao: int, b: " OUT ", bo: int, len: int)\n"    \
@@ -122,17 +119,26 @@ static void hex(const vm_obj *o, char *buf, size_t len)
     }
 }
 
-/* ---- the table -------------------------------------------------------------------------------- */
+/* ---- the tables ------------------------------------------------------------------------------- */
 
-typedef struct table {
+/* A row of a table on minivm: the answer JDK 25 gives, a departure documented in docs/library.md, or
+   another */
+typedef enum { ROW_SAME, ROW_DEPARTED, ROW_DIFFERS } verdict;
+
+typedef struct table table;
+struct table {
     const char *path, *java; /* the table, relative to the source root; the program that writes it */
     const char *marker;      /* in its header: the live output is one */
+    const char *rows_are;    /* what a row is, for the messages: "calls" */
+    int min_rows;            /* JDK 25's table has at least these: fewer, it is truncated */
+    /* One row (line without its newline) on vm over the program p; unless ROW_SAME, both answers
+       in diff ("JDK 25: ...\n  minivm: ...") */
+    verdict (*row)(vm_t *vm, const vm_program *p, const table *t, int lineno, const char *line, char *diff,
+                   size_t size);
     char *text;              /* the table file */
     char *live;              /* the live HotSpot's text, or NULL (under QEMU, or --record) */
     int rows, same, departed;
-} table;
-static table BAA = {TABLE, "ByteArrayAccessCalls.java", "calls: FN IN INOFS", NULL, NULL, 0, 0, 0};
-static table NAMES_TABLE = {NAMES, "MessageDigestNames.java", "names: NAME | STANDARD", NULL, NULL, 0, 0, 0};
+};
 
 /* The text without its '#' lines (the header says which JDK build wrote it) */
 static char *answers_only(const char *text)
@@ -163,61 +169,28 @@ static tu_result run_live_hotspot(const table *t)
     return tu_run_command(args, NULL, 120); /* a few seconds; the test's timeout is 300 s */
 }
 
-/* Every call of the table on minivm: its outcome and out array against JDK 25's */
-static void replay_table(void **state)
+/* Every row of the table (its lines but the '#' ones) on one VM, each against JDK 25's answer */
+static void replay(void **state)
 {
-    (void)state;
+    table *t = *state;
     vm_program *p = tu_load(program);
     vm_t *vm = tu_vm(p, 0);
     int bad = 0, lineno = 0;
-    for (char *line = BAA.text; *line;) {
+    for (char *line = t->text; *line;) {
         char *end = line + strcspn(line, "\n");
         char saved = *end;
         *end = '\0';
         lineno++;
-        if (*line && *line != '#') {
-            char fn[32], in[32], out[32];
-            long long inOfs, outOfs, len;
-            int used = 0;
-            if (sscanf(line, "%31s %31s %lld %31s %lld %lld | %n", fn, in, &inOfs, out, &outOfs, &len, &used) != 6 ||
-                !used)
-                fail_msg("%s:%d: not a call: %s", TABLE, lineno, line);
-            const char *result = line + used;
-            const char *bar = strstr(result, " | ");
-            if (!bar)
-                fail_msg("%s:%d: no out array: %s", TABLE, lineno, line);
-            vm_tkind ik = VM_T_BYTES, ok = VM_T_BYTES;
-            long in_n = 0, out_n = 0;
-            char qname[64];
-            snprintf(qname, sizeof qname, "T.%s", fn);
-            const vm_method *m = vm_find_method(p, qname);
-            if (!m || !parse_array(in, &ik, &in_n) || !parse_array(out, &ok, &out_n))
-                fail_msg("%s:%d: unknown conversion or array: %s", TABLE, lineno, line);
-            /* null's kind: the conversion's (bytes in from-bytes conversions, else words) */
-            vm_obj *a = new_array(vm, ik, in_n, true);
-            vm_push_root(vm, &a);
-            vm_obj *b = new_array(vm, ok, out_n, false);
-            vm_push_root(vm, &b);
-            vm_value args[5] = {{.ref = a}, {.i = inOfs}, {.ref = b}, {.i = outOfs}, {.i = len}};
-            int st = vm_call(vm, m, args, NULL);
-            char got[512], after[2048], initial[2048];
-            if (st == VM_OK)
-                snprintf(got, sizeof got, "ok");
-            else
-                snprintf(got, sizeof got, "%s%s%s", vm_exc_class(vm->exc), vm->exc_msg[0] ? ": " : "", vm->exc_msg);
-            hex(b, after, sizeof after);
-            vm_obj *fresh = new_array(vm, ok, out_n, false);
-            hex(fresh, initial, sizeof initial);
-            if (b && strcmp(after, initial) == 0)
-                snprintf(after, sizeof after, "unchanged");
-            vm_pop_roots(vm, 2);
-            BAA.rows++;
-            bool same = strlen(got) == (size_t)(bar - result) && strncmp(got, result, (size_t)(bar - result)) == 0 &&
-                        strcmp(after, bar + 3) == 0;
-            if (same)
-                BAA.same++;
+        if (*line != '#') {
+            char diff[8192];
+            verdict v = t->row(vm, p, t, lineno, line, diff, sizeof diff);
+            t->rows++;
+            if (v == ROW_SAME)
+                t->same++;
+            else if (v == ROW_DEPARTED)
+                t->departed++;
             else if (bad++ < 20)
-                print_error("%s:%d: %s\n  JDK 25: %s\n  minivm: %s | %s\n", TABLE, lineno, line, result, got, after);
+                print_error("%s:%d: %s\n  %s\n", t->path, lineno, line, diff);
             vm_gc(vm);
         }
         *end = saved;
@@ -225,10 +198,11 @@ static void replay_table(void **state)
     }
     vm_free(vm);
     vm_program_free(p);
-    if (BAA.rows < 1000)
-        fail_msg("%s has %d calls: a table of JDK 25's answers has over a thousand (is it truncated?)", TABLE, BAA.rows);
+    if (t->rows < t->min_rows)
+        fail_msg("%s has %d %s: JDK 25's table has at least %d (is it truncated?)", t->path, t->rows, t->rows_are,
+                 t->min_rows);
     if (bad)
-        fail_msg("%d of %d calls differ from JDK 25 (the first 20 above)", bad, BAA.rows);
+        fail_msg("%d of %d %s differ from JDK 25 (the first 20 above)", bad, t->rows, t->rows_are);
 }
 
 /* The recorded table against a live HotSpot 25: the same answers */
@@ -253,6 +227,53 @@ static void table_is_current(void **state)
     }
     free(want);
     free(got);
+}
+
+/* ---- ByteArrayAccess's calls ------------------------------------------------------------------- */
+
+/* A call of the table on minivm: its outcome and out array against JDK 25's */
+static verdict replay_call(vm_t *vm, const vm_program *p, const table *t, int lineno, const char *line, char *diff,
+                           size_t size)
+{
+    char fn[32], in[32], out[32];
+    long long inOfs, outOfs, len;
+    int used = 0;
+    if (sscanf(line, "%31s %31s %lld %31s %lld %lld | %n", fn, in, &inOfs, out, &outOfs, &len, &used) != 6 || !used)
+        fail_msg("%s:%d: not a call: %s", t->path, lineno, line);
+    const char *result = line + used;
+    const char *bar = strstr(result, " | ");
+    if (!bar)
+        fail_msg("%s:%d: no out array: %s", t->path, lineno, line);
+    vm_tkind ik = VM_T_BYTES, ok = VM_T_BYTES;
+    long in_n = 0, out_n = 0;
+    char qname[64];
+    snprintf(qname, sizeof qname, "T.%s", fn);
+    const vm_method *m = vm_find_method(p, qname);
+    if (!m || !parse_array(in, &ik, &in_n) || !parse_array(out, &ok, &out_n))
+        fail_msg("%s:%d: unknown conversion or array: %s", t->path, lineno, line);
+    /* null's kind: the conversion's (bytes in from-bytes conversions, else words) */
+    vm_obj *a = new_array(vm, ik, in_n, true);
+    vm_push_root(vm, &a);
+    vm_obj *b = new_array(vm, ok, out_n, false);
+    vm_push_root(vm, &b);
+    vm_value args[5] = {{.ref = a}, {.i = inOfs}, {.ref = b}, {.i = outOfs}, {.i = len}};
+    int st = vm_call(vm, m, args, NULL);
+    char got[512], after[2048], initial[2048];
+    if (st == VM_OK)
+        snprintf(got, sizeof got, "ok");
+    else
+        snprintf(got, sizeof got, "%s%s%s", vm_exc_class(vm->exc), vm->exc_msg[0] ? ": " : "", vm->exc_msg);
+    hex(b, after, sizeof after);
+    vm_obj *fresh = new_array(vm, ok, out_n, false);
+    hex(fresh, initial, sizeof initial);
+    if (b && strcmp(after, initial) == 0)
+        snprintf(after, sizeof after, "unchanged");
+    vm_pop_roots(vm, 2);
+    if (strlen(got) == (size_t)(bar - result) && strncmp(got, result, (size_t)(bar - result)) == 0 &&
+        strcmp(after, bar + 3) == 0)
+        return ROW_SAME;
+    snprintf(diff, size, "JDK 25: %s\n  minivm: %s | %s", result, got, after);
+    return ROW_DIFFERS;
 }
 
 /* ---- MessageDigest.getInstance's names ------------------------------------------------------------ */
@@ -281,65 +302,49 @@ static bool departure(const char *jdk, const char *name)
     return strncmp(jdk, "MD2 ", 4) == 0 || strcmp(name, "SHA-256-JDK15") == 0;
 }
 
-/* Every name of the table on minivm: MessageDigest.getInstance's digest (its algorithm and length) or
+/* A name of the table on minivm: MessageDigest.getInstance's digest (its algorithm and length) or
    null, against JDK 25's */
-static void replay_names(void **state)
+static verdict replay_name(vm_t *vm, const vm_program *p, const table *t, int lineno, const char *line, char *diff,
+                           size_t size)
 {
-    (void)state;
-    vm_program *p = tu_load(program);
-    vm_t *vm = tu_vm(p, 0);
     const vm_method *get = vm_find_method(p, "MessageDigest.getInstance");
     assert_non_null(get);
-    int bad = 0, lineno = 0;
-    for (char *line = NAMES_TABLE.text; *line;) {
-        char *end = line + strcspn(line, "\n");
-        char saved = *end;
-        *end = '\0';
-        lineno++;
-        if (*line != '#') {
-            const char *bar = strstr(line, " | ");
-            if (!bar)
-                fail_msg("%s:%d: not NAME | ANSWER: %s", NAMES, lineno, line);
-            char name[512];
-            if ((size_t)(bar - line) >= sizeof name)
-                fail_msg("%s:%d: a name longer than %zu bytes: %.80s...", NAMES, lineno, sizeof name - 1, line);
-            size_t n = unescape(line, (size_t)(bar - line), name);
-            const char *jdk = bar + 3;
-            vm_obj *s = vm_new_array(vm, VM_T_BYTES, (int64_t)n);
-            assert_non_null(s);
-            memcpy(s->data, name, n);
-            vm_value args[1] = {{.ref = s}}, r = {0};
-            if (vm_call(vm, get, args, &r) != VM_OK)
-                fail_msg("%s:%d: MessageDigest.getInstance threw %s: %s", NAMES, lineno, vm_exc_class(vm->exc),
-                         vm->exc_msg);
-            char got[128];
-            if (!r.ref) {
-                snprintf(got, sizeof got, "-");
-            } else {
-                const vm_value *f = VM_FIELDS(r.ref); /* DigestBase.Digest: algorithm, digestLength, ... */
-                snprintf(got, sizeof got, "%.*s %lld", (int)f[0].ref->length, (const char *)f[0].ref->data,
-                         (long long)f[1].i);
-            }
-            NAMES_TABLE.rows++;
-            name[n] = '\0';
-            if (strcmp(got, jdk) == 0)
-                NAMES_TABLE.same++;
-            else if (departure(jdk, name) && (strcmp(jdk, "-") == 0) != (strcmp(got, "-") == 0))
-                NAMES_TABLE.departed++; /* JDK 25 has a digest there and minivm none, or the other way */
-            else if (bad++ < 20)
-                print_error("%s:%d: %s\n  JDK 25: %s\n  minivm: %s\n", NAMES, lineno, line, jdk, got);
-            vm_gc(vm);
-        }
-        *end = saved;
-        line = end + (saved == '\n');
+    const char *bar = strstr(line, " | ");
+    if (!bar)
+        fail_msg("%s:%d: not NAME | ANSWER: %s", t->path, lineno, line);
+    char name[512];
+    if ((size_t)(bar - line) >= sizeof name)
+        fail_msg("%s:%d: a name longer than %zu bytes: %.80s...", t->path, lineno, sizeof name - 1, line);
+    size_t n = unescape(line, (size_t)(bar - line), name);
+    const char *jdk = bar + 3;
+    vm_obj *s = vm_new_array(vm, VM_T_BYTES, (int64_t)n);
+    assert_non_null(s);
+    memcpy(s->data, name, n);
+    vm_value args[1] = {{.ref = s}}, r = {0};
+    if (vm_call(vm, get, args, &r) != VM_OK)
+        fail_msg("%s:%d: MessageDigest.getInstance threw %s: %s", t->path, lineno, vm_exc_class(vm->exc),
+                 vm->exc_msg);
+    char got[128];
+    if (!r.ref) {
+        snprintf(got, sizeof got, "-");
+    } else {
+        const vm_value *f = VM_FIELDS(r.ref); /* DigestBase.Digest: algorithm, digestLength, ... */
+        snprintf(got, sizeof got, "%.*s %lld", (int)f[0].ref->length, (const char *)f[0].ref->data,
+                 (long long)f[1].i);
     }
-    vm_free(vm);
-    vm_program_free(p);
-    if (NAMES_TABLE.rows < 200)
-        fail_msg("%s has %d names: JDK 25's table has over two hundred (is it truncated?)", NAMES, NAMES_TABLE.rows);
-    if (bad)
-        fail_msg("%d of %d names differ from JDK 25 (the first 20 above)", bad, NAMES_TABLE.rows);
+    name[n] = '\0';
+    if (strcmp(got, jdk) == 0)
+        return ROW_SAME;
+    if (departure(jdk, name) && (strcmp(jdk, "-") == 0) != (strcmp(got, "-") == 0))
+        return ROW_DEPARTED; /* JDK 25 has a digest there and minivm none, or the other way */
+    snprintf(diff, size, "JDK 25: %s\n  minivm: %s", jdk, got);
+    return ROW_DIFFERS;
 }
+
+static table BAA = {"tests/hotspot/byte_array_access.txt", "ByteArrayAccessCalls.java", "calls: FN IN INOFS", "calls",
+                    1000, replay_call, NULL, NULL, 0, 0, 0};
+static table NAMES_TABLE = {"tests/hotspot/message_digest_names.txt", "MessageDigestNames.java",
+                            "names: NAME | STANDARD", "names", 200, replay_name, NULL, NULL, 0, 0, 0};
 
 static bool native_x86_64(void)
 {
@@ -406,9 +411,9 @@ int main(int argc, char **argv)
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        {"ByteArrayAccess: the calls", replay_table, NULL, NULL, NULL},
+        {"ByteArrayAccess: the calls", replay, NULL, NULL, &BAA},
         {"ByteArrayAccess: the table is current", table_is_current, NULL, NULL, &BAA},
-        {"MessageDigest.getInstance: the names", replay_names, NULL, NULL, NULL},
+        {"MessageDigest.getInstance: the names", replay, NULL, NULL, &NAMES_TABLE},
         {"MessageDigest.getInstance: the table is current", table_is_current, NULL, NULL, &NAMES_TABLE},
     };
     int failed = cmocka_run_group_tests_name("hotspot_library", tests, NULL, NULL);

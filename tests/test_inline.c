@@ -1,14 +1,16 @@
 /*
  * tests/test_inline.c — the loader's inlining of small static callees (vm/inline.c), suite 'unit'.
  *
- * Each program runs twice, inlined and as assembled (VM_LOAD_NO_INLINE), and main must return the
- * value the test states for both: the callees read registers before writing them (a call starts
- * them at zero or null, an inlined body must too, however often it runs), write their parameters
- * (the caller's argument stays), return from the middle, jump, allocate across a collection, and
- * the callers jump over and around their inlined calls. The structure is checked too: which calls
- * the library gets inlined, which it must not (intrinsic candidates, virtual calls), where the
- * inlined words say they come from, the register limit, and the dataflow's opcode table against
- * the documented semantics. Stack traces through inlined frames: test_runtime ('inlined_*').
+ * A table of programs: each runs twice, inlined and as assembled (VM_LOAD_NO_INLINE), main must
+ * return the value its row states for both, and main's calls of the row's callees must really be
+ * inlined (else both runs would test the same code). The callees read registers before writing
+ * them (a call starts them at zero or null, an inlined body must too, however often it runs),
+ * write their parameters (the caller's argument stays), return from the middle, jump, allocate
+ * across a collection, and the callers jump over and around their inlined calls. The structure
+ * is checked too: which calls the library gets inlined, which it must not (intrinsic candidates,
+ * virtual calls), where the inlined words say they come from, the register limit, and the
+ * dataflow's opcode table against the documented semantics. Stack traces through inlined
+ * frames: test_runtime ('inlined_*').
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,7 +25,7 @@
 #include "inline_callees.h"
 #include "testutil.h"
 
-static int64_t run_main_heap(const char *src, unsigned options, size_t heap_max)
+static int64_t run_main(const char *src, unsigned options, size_t heap_max)
 {
     vm_program *p = tu_load_ex(src, options);
     vm_t *vm = tu_vm(p, heap_max);
@@ -33,13 +35,11 @@ static int64_t run_main_heap(const char *src, unsigned options, size_t heap_max)
     return result;
 }
 
-static int64_t run_main(const char *src, unsigned options) { return run_main_heap(src, options, 0); }
-
-/* main's value, inlined and not */
-static void expect_both(const char *src, int64_t want)
+/* main's value, inlined and not, in a heap of heap_max bytes (0: the default) */
+static void expect_both(const char *src, size_t heap_max, int64_t want)
 {
-    assert_int_equal(run_main(src, 0), want);
-    assert_int_equal(run_main(src, VM_LOAD_NO_INLINE), want);
+    assert_int_equal(run_main(src, 0, heap_max), want);
+    assert_int_equal(run_main(src, VM_LOAD_NO_INLINE, heap_max), want);
 }
 
 static const vm_method *method(const vm_program *p, const char *qname)
@@ -72,7 +72,7 @@ static uint32_t calls_of(const vm_program *p, const vm_method *m, const char *ca
     return n;
 }
 
-/* ---- semantics ------------------------------------------------------------------------------- */
+/* ---- semantics: programs whose main returns the same inlined and as assembled ------------------ */
 
 /* sumTo reads acc and i before writing them: each of the six calls must start them at 0 (sumTo(5) =
    0+1+2+3+4, then 6, 3, 1, 0, 0: 20 in all); without the clearing the later calls would return the
@@ -92,12 +92,6 @@ static const char reads_before_writing[] =
     "    ret total\n"
     "end\n";
 
-static void clears_registers_read_before_written(void **state)
-{
-    (void)state;
-    expect_both(reads_before_writing, 10 + 6 + 3 + 1 + 0 + 0);
-}
-
 /* a reference the callee tests before it sets it: null on every call, the same inlined call run
    four times (with q left from the last call, every call after a non-null p would return -1000);
    two returns from the middle, a jump to the last one */
@@ -106,22 +100,7 @@ static const char ref_read_before_written[] =
     "record P\n"
     "    x: long\n"
     "end\n"
-    "method firstOr(p: P, d: long) -> long\n"
-    "    var q: P\n"
-    "    var v: long\n"
-    "    bnonnull q, bad\n"
-    "    bnull p, none\n"
-    "    getfield v, p, x\n"
-    "    mov q, p\n"
-    "    ret v\n"
-    "none:\n"
-    "    jmp out\n"
-    "bad:\n"
-    "    ldi v, -1000\n"
-    "    ret v\n"
-    "out:\n"
-    "    ret d\n"
-    "end\n"
+    FIRST_OR_METHOD
     "method main() -> long\n"
     "    var t: long\n"
     "    var p: P\n"
@@ -147,12 +126,6 @@ static const char ref_read_before_written[] =
     "    ret sum\n"
     "end\n";
 
-static void clears_references_read_before_written(void **state)
-{
-    (void)state;
-    expect_both(ref_read_before_written, 7 + 7 + 30 + 7);
-}
-
 /* twice writes its parameter: the caller's argument register keeps 21; the caller's loop jumps back
    over the inlined body and forward past it */
 static const char writes_parameter[] =
@@ -174,12 +147,6 @@ static const char writes_parameter[] =
     "done:\n"
     "    ret sum\n"
     "end\n";
-
-static void parameter_written_by_callee_is_a_copy(void **state)
-{
-    (void)state;
-    expect_both(writes_parameter, 42 + 21 + 21 + 42 + 21);
-}
 
 /* a void callee that stores into a static and an array and returns from the middle; a callee that
    allocates, with a collection while the caller holds its result */
@@ -221,12 +188,6 @@ static const char void_and_alloc[] =
     "    ret r\n"
     "end\n";
 
-static void void_callee_and_allocation_across_gc(void **state)
-{
-    (void)state;
-    expect_both(void_and_alloc, -45);
-}
-
 /* an inlined body's objects are no roots once it is left, nor in its next run, as a returned
    call's are not: big's 640,000-byte array three times, then main's own, in a 1 MiB heap (kept
    alive by big's register, any two would not fit) */
@@ -255,16 +216,6 @@ static const char dead_body_refs[] =
     "    add sum, sum, t\n"
     "    ret sum\n"
     "end\n";
-
-static void inlined_body_objects_are_not_kept_alive(void **state)
-{
-    (void)state;
-    vm_program *p = tu_load(dead_body_refs);
-    assert_int_equal(calls_of(p, method(p, "T.main"), "T.big"), 0);
-    vm_program_free(p);
-    assert_int_equal(run_main_heap(dead_body_refs, 0, 1u << 20), 4 * 640000);
-    assert_int_equal(run_main_heap(dead_body_refs, VM_LOAD_NO_INLINE, 1u << 20), 4 * 640000);
-}
 
 /* a void callee without arguments inside an inlined body: its call keeps A = 0, and the caller
    verifies (the rewrite used to be rejected) */
@@ -295,16 +246,40 @@ static const char void_no_args[] =
     "    ret r\n"
     "end\n";
 
-static void void_call_without_arguments_in_a_body(void **state)
+typedef struct inline_case {
+    const char *name;
+    const char *src;
+    struct {
+        const char *qname;
+        uint32_t calls_left;
+    } callees[2];     /* main holds words inlined from each, and calls_left calls of it */
+    int64_t want;     /* main's result, both ways */
+    size_t heap_max;  /* 0: the default */
+} inline_case;
+
+static const inline_case cases[] = {
+    {"clears_registers_read_before_written", reads_before_writing, {{"T.sumTo", 0}}, 10 + 6 + 3 + 1 + 0 + 0, 0},
+    {"clears_references_read_before_written", ref_read_before_written, {{"T.firstOr", 0}}, 7 + 7 + 30 + 7, 0},
+    {"parameter_written_by_callee_is_a_copy", writes_parameter, {{"T.twice", 0}}, 42 + 21 + 21 + 42 + 21, 0},
+    {"void_callee_and_allocation_across_gc", void_and_alloc, {{"T.put", 0}, {"T.make", 0}}, -45, 0},
+    {"inlined_body_objects_are_not_kept_alive", dead_body_refs, {{"T.big", 0}}, 4 * 640000, 1u << 20},
+    /* g's own call of h stays, as g was assembled; main's call of h is inlined */
+    {"void_call_without_arguments_in_a_body", void_no_args, {{"T.g", 0}, {"T.h", 1}}, 41 + 2, 0},
+};
+
+static void run_case(void **state)
 {
-    (void)state;
-    vm_program *p = tu_load(void_no_args);
+    const inline_case *c = *state;
+    vm_program *p = tu_load(c->src);
     const vm_method *m = method(p, "T.main");
-    assert_int_equal(calls_of(p, m, "T.g"), 0);
-    assert_int_equal(calls_of(p, m, "T.h"), 1); /* g's own call, as g was assembled (main's is inlined) */
-    assert_true(words_from(m, "T.g") > 0 && words_from(m, "T.h") > 0);
+    for (size_t i = 0; i < 2 && c->callees[i].qname; i++) {
+        const char *callee = c->callees[i].qname;
+        if (words_from(m, callee) == 0 || calls_of(p, m, callee) != c->callees[i].calls_left)
+            fail_msg("main: %u words inlined from %s and %u calls of it left, expected some and %u",
+                     words_from(m, callee), callee, calls_of(p, m, callee), c->callees[i].calls_left);
+    }
     vm_program_free(p);
-    expect_both(void_no_args, 41 + 2);
+    expect_both(c->src, c->heap_max, c->want);
 }
 
 /* ---- structure ----------------------------------------------------------------------------------- */
@@ -387,7 +362,7 @@ static void register_limit_keeps_the_call(void **state)
     assert_int_equal(m->nregs, 250);
     assert_int_equal(calls_of(p, m, "T.f"), 1);
     vm_program_free(p);
-    expect_both(src, 42);
+    expect_both(src, 0, 42);
 }
 
 /* the dataflow's table: an opcode writes A exactly when its documented semantics assign R[A] */
@@ -404,17 +379,11 @@ static void writes_a_matches_the_semantics(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(clears_registers_read_before_written),
-        cmocka_unit_test(clears_references_read_before_written),
-        cmocka_unit_test(parameter_written_by_callee_is_a_copy),
-        cmocka_unit_test(void_callee_and_allocation_across_gc),
-        cmocka_unit_test(inlined_body_objects_are_not_kept_alive),
-        cmocka_unit_test(void_call_without_arguments_in_a_body),
-        cmocka_unit_test(inlined_words_say_where_they_are_from),
-        cmocka_unit_test(library_helpers_inlined_candidates_kept),
-        cmocka_unit_test(register_limit_keeps_the_call),
-        cmocka_unit_test(writes_a_matches_the_semantics),
-    };
-    return cmocka_run_group_tests_name("inline", tests, NULL, NULL);
+    tu_group g = {0};
+    TU_ADD_TABLE(&g, cases, run_case);
+    TU_ADD_TEST(&g, inlined_words_say_where_they_are_from);
+    TU_ADD_TEST(&g, library_helpers_inlined_candidates_kept);
+    TU_ADD_TEST(&g, register_limit_keeps_the_call);
+    TU_ADD_TEST(&g, writes_a_matches_the_semantics);
+    return tu_run_group("inline", &g, NULL, NULL);
 }

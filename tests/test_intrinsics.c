@@ -624,14 +624,12 @@ static const print_case PRINTS[] = {
 static char *printed_by_vm_new(const vm_program *p, const stub_routines *stubs, const char *disable, int print,
                                uint32_t *nlinked)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
+    tu_capture c;
     char err[256];
-    vm_options opt = {.stubs = stubs, .disable_intrinsic = disable, .print_intrinsics = print, .intrinsics_out = f};
+    vm_options opt = {.stubs = stubs, .disable_intrinsic = disable, .print_intrinsics = print,
+                      .intrinsics_out = tu_capture_open(&c)};
     vm_t *vm = vm_new(p, &opt, err, sizeof err);
-    fclose(f);
+    char *text = tu_capture_close(&c);
     if (!vm)
         fail_msg("vm_new: %s", err);
     *nlinked = vm->nintrinsics;
@@ -843,18 +841,26 @@ static const char own_digest_src[] =
     "    mov u_d, d\n    ldi u_len, 544\n    newarray u_b, u_len\n    ldi u_ofs, 0\n"
     "    call DigestBase.update(u_d, u_b, u_ofs, u_len)\n    getfield n, d, calls\n    ret n\nend\n";
 
+/* SHA3.run of p on a VM with stubs (and DisableIntrinsic=disable): its result; the stubs' counts
+   start at zero */
+static int64_t call_sha3_run(const vm_program *p, const stub_routines *stubs, const char *disable)
+{
+    vm_t *vm = new_vm(p, stubs, disable, NULL);
+    n_compress = n_compress_mb = 0;
+    int64_t r = sd_call(vm, "SHA3.run", sd_method(p, "SHA3.run"), NULL).i;
+    vm_free(vm);
+    return r;
+}
+
 static void own_digest_record_runs_its_bytecode(void **state)
 {
     (void)state;
     use_backend(&ref_backend);
     vm_program *p = tu_load(own_digest_src);
-    vm_t *vm = new_vm(p, &counting, NULL, NULL);
-    n_compress = n_compress_mb = 0;
-    vm_value r = sd_call(vm, "SHA3.run", sd_method(p, "SHA3.run"), NULL);
-    assert_int_equal(r.i, 4);                /* four blocks, each through the program's implCompress */
-    assert_int_equal(n_compress_mb, 0);      /* and no stub */
-    vm_free(vm);
+    int64_t calls = call_sha3_run(p, &counting, NULL);
     vm_program_free(p);
+    assert_int_equal(calls, 4);         /* four blocks, each through the program's implCompress */
+    assert_int_equal(n_compress_mb, 0); /* and no stub */
 }
 
 /*
@@ -881,21 +887,15 @@ static void library_keeps_its_stub_beside_own_sha3(void **state)
     (void)state;
     use_backend(&ref_backend);
     vm_program *p = tu_load(beside_library_src);
-    vm_t *plain = new_vm(p, NULL, NULL, NULL);
-    vm_t *vm = new_vm(p, &counting, "_sha3_implCompress", NULL);
-    const vm_method *run = sd_method(p, "SHA3.run");
-    vm_value want = sd_call(plain, "SHA3.run without stubs", run, NULL);
-    n_compress = n_compress_mb = 0;
-    vm_value got = sd_call(vm, "SHA3.run", run, NULL);
-    assert_int_equal(got.i, want.i);
+    int64_t want = call_sha3_run(p, NULL, NULL);
+    int64_t got = call_sha3_run(p, &counting, "_sha3_implCompress");
+    vm_program_free(p);
+    assert_int_equal(got, want);
     uint8_t zeros[544] = {0}, ref[32];
     sha3_ref(256, zeros, sizeof zeros, ref);
-    assert_int_equal(got.i, (int8_t)ref[0]);
+    assert_int_equal(got, (int8_t)ref[0]);
     if (n_compress_mb == 0)
         fail_msg("the library's SHA3-256 ran no multi-block stub beside a program module SHA3");
-    vm_free(plain);
-    vm_free(vm);
-    vm_program_free(p);
 }
 
 /* ---- DisableIntrinsic lists (the launcher's check, HotSpot's ControlIntrinsicValidator) -------- */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/resource.h>
 
 #include "vm.h"
@@ -68,6 +69,22 @@ const char *tu_source_path(const char *rel);
    NULL; NULL when it cannot be read. (In testutil_file.c: it needs neither the VM nor cmocka,
    so a tool links it too.) */
 char *tu_read_file(const char *path, size_t *len);
+
+/* What a print function writes to a stream, captured in memory (open_memstream):
+ *
+ *     tu_capture c;
+ *     cpu_print(ci, tu_capture_open(&c));
+ *     char *text = tu_capture_close(&c);
+ *
+ * tu_capture_open aborts when out of memory; tu_capture_close returns the text (NUL-terminated,
+ * malloc'ed). (In testutil_file.c, as tu_read_file: a test without the VM links it.) */
+typedef struct tu_capture {
+    FILE *f;
+    char *text;
+    size_t len;
+} tu_capture;
+FILE *tu_capture_open(tu_capture *c);
+char *tu_capture_close(tu_capture *c);
 
 /* Write text to a fresh temporary file; returns its path (static buffer per call slot). */
 const char *tu_temp_file(const char *name, const char *text, size_t len);

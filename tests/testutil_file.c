@@ -1,6 +1,7 @@
 /*
- * tests/testutil_file.c — tu_read_file (testutil.h), apart from the rest of testutil.c so that a
- * tool (flag_doc) links it without the VM and cmocka.
+ * tests/testutil_file.c — tu_read_file and tu_capture (testutil.h), apart from the rest of
+ * testutil.c so that a tool (flag_doc) or a test without the VM (test_cpu) links them without the
+ * VM and cmocka.
  */
 #include "testutil.h"
 
@@ -33,4 +34,24 @@ char *tu_read_file(const char *path, size_t *len)
     if (len)
         *len = n;
     return buf;
+}
+
+FILE *tu_capture_open(tu_capture *c)
+{
+    *c = (tu_capture){0};
+    c->f = open_memstream(&c->text, &c->len);
+    if (!c->f) {
+        perror("open_memstream");
+        abort();
+    }
+    return c->f;
+}
+
+char *tu_capture_close(tu_capture *c)
+{
+    if (fclose(c->f) != 0 || !c->text) {
+        perror("tu_capture_close");
+        abort();
+    }
+    return c->text;
 }
