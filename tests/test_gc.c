@@ -33,6 +33,10 @@
 #define DIGEST_FIELDS "    state: long[]\n    buffer: byte[]\n    blockSize: long\n"
 /* y := d.state[x] - (n - 1): 0 when d, the last state made, holds the last iteration's i (x is 0) */
 #define LAST_STATE_CHECK "    getfield s, d, state\n    laload y, s, x\n    sub y, y, n\n    add y, y, 1\n"
+/* the head of a loop that allocates a state per iteration, 6 lines of the program: i from 0 while
+   i < n (n := %ld, the iterations), the arrays' lengths in k25 and k136 */
+#define DIGEST_LOOP_HEAD \
+    "    ldi n, %ld\n    ldi k25, 25\n    ldi k136, 136\n    ldi i, 0\nloop:\n    bge i, n, done\n"
 
 /* One digest state per iteration, only the latest kept; main returns 0
    when the last state holds the last iteration's values. %ld: iterations. */
@@ -46,12 +50,7 @@ static const char digest_loop[] =
     "    var s: long[]\n"
     "    var b: byte[]\n"
     "    var i, n, k25, k136, x, y: long\n"
-    "    ldi n, %ld\n"
-    "    ldi k25, 25\n"
-    "    ldi k136, 136\n"
-    "    ldi i, 0\n"
-    "loop:\n"
-    "    bge i, n, done\n"
+    DIGEST_LOOP_HEAD
     "    new d, Digest\n"
     "    newarray s, k25\n"
     "    newarray b, k136\n"
@@ -121,12 +120,7 @@ static const char digest_chain[] =
     "    var s: long[]\n"
     "    var b: byte[]\n"
     "    var i, n, k25, k136, x: long\n"
-    "    ldi n, %ld\n"
-    "    ldi k25, 25\n"
-    "    ldi k136, 136\n"
-    "    ldi i, 0\n"
-    "loop:\n"
-    "    bge i, n, done\n"
+    DIGEST_LOOP_HEAD
     "    new d, Node\n"
     "    newarray s, k25\n"
     "    lastore s, x, i\n"
