@@ -128,6 +128,24 @@ static int line_starts_declaration(const line *ln)
     return 0;
 }
 
+/* One more record, static or method in its program-wide pool (16-bit operands) of n so far;
+   *builtin counts the built-in modules' share for the message when the pool is full. */
+static void pool_take(loader *L, msrc *src, uint32_t lineno, uint32_t n, const char *what, uint32_t *builtin)
+{
+    if (n >= VM_MAX_POOL)
+        ld_pool_full(L, src, lineno, what, *builtin);
+    *builtin += src->builtin;
+}
+
+/* A record's, static's or method's simple name, "Module.name", module and declaring line. */
+#define NAME_DECLARATION(L, src, lineno, d, nametok)                                \
+    do {                                                                            \
+        (d)->name = tok_dup(L, nametok);                                            \
+        (d)->qname = vm_arena_printf((L)->a, "%s.%s", (src)->mod->name, (d)->name); \
+        (d)->module = (src)->mod;                                                   \
+        (d)->line = (lineno);                                                       \
+    } while (0)
+
 static void parse_record(loader *L, msrc *src, cursor *c, uint32_t *li)
 {
     const tok *name = cur_ident(c, "a record name");
@@ -141,17 +159,12 @@ static void parse_record(loader *L, msrc *src, cursor *c, uint32_t *li)
     }
     cur_end(c);
     vm_program *p = L->p;
-    if (p->nrecords >= VM_MAX_POOL)
-        ld_pool_full(L, src, c->ln->no, "records", L->builtin_records);
-    L->builtin_records += src->builtin;
+    pool_take(L, src, c->ln->no, p->nrecords, "records", &L->builtin_records);
     p->records = vm_arena_grow(L->a, p->records, p->nrecords, &L->caprecords, sizeof *p->records);
     L->pr = vm_arena_grow(L->a, L->pr, p->nrecords, &L->cappr, sizeof *L->pr);
     vm_record *r = &p->records[p->nrecords];
     precord *pr = &L->pr[p->nrecords];
-    r->name = tok_dup(L, name);
-    r->qname = vm_arena_printf(L->a, "%s.%s", src->mod->name, r->name);
-    r->module = src->mod;
-    r->line = c->ln->no;
+    NAME_DECLARATION(L, src, c->ln->no, r, name);
     pr->src = src;
     sym_add(L, src, name, SYM_RECORD, p->nrecords, c->ln->no);
     uint32_t capf = 0, capt = 0;
@@ -227,17 +240,12 @@ static void parse_static(loader *L, msrc *src, cursor *c, uint32_t *li)
     cur_punct(c, ':');
     ptype type = cur_type(c);
     vm_program *p = L->p;
-    if (p->nstatics >= VM_MAX_POOL)
-        ld_pool_full(L, src, c->ln->no, "statics", L->builtin_statics);
-    L->builtin_statics += src->builtin;
+    pool_take(L, src, c->ln->no, p->nstatics, "statics", &L->builtin_statics);
     p->statics = vm_arena_grow(L->a, p->statics, p->nstatics, &L->capstatics, sizeof *p->statics);
     L->ps = vm_arena_grow(L->a, L->ps, p->nstatics, &L->capps, sizeof *L->ps);
     vm_static *st = &p->statics[p->nstatics];
     pstatic *ps = &L->ps[p->nstatics];
-    st->name = tok_dup(L, name);
-    st->qname = vm_arena_printf(L->a, "%s.%s", src->mod->name, st->name);
-    st->module = src->mod;
-    st->line = c->ln->no;
+    NAME_DECLARATION(L, src, c->ln->no, st, name);
     ps->src = src;
     ps->type = type;
     sym_add(L, src, name, SYM_STATIC, p->nstatics, c->ln->no);
@@ -315,18 +323,13 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
 {
     const tok *name = cur_ident(c, "a method name");
     vm_program *p = L->p;
-    if (p->nmethods >= VM_MAX_POOL)
-        ld_pool_full(L, src, c->ln->no, "methods", L->builtin_methods);
-    L->builtin_methods += src->builtin;
+    pool_take(L, src, c->ln->no, p->nmethods, "methods", &L->builtin_methods);
     p->methods = vm_arena_grow(L->a, p->methods, p->nmethods, &L->capmethods, sizeof *p->methods);
     L->pm = vm_arena_grow(L->a, L->pm, p->nmethods, &L->cappm2, sizeof *L->pm);
     vm_method *m = vm_arena_alloc(L->a, sizeof *m);
     pmethod *pm = &L->pm[p->nmethods];
     p->methods[p->nmethods] = m;
-    m->name = tok_dup(L, name);
-    m->qname = vm_arena_printf(L->a, "%s.%s", src->mod->name, m->name);
-    m->module = src->mod;
-    m->line = c->ln->no;
+    NAME_DECLARATION(L, src, c->ln->no, m, name);
     m->flags = (native ? VM_METHOD_NATIVE : 0) | ((attrs & ATTR_INTRINSIC) ? VM_METHOD_INTRINSIC : 0) |
                ((attrs & (ATTR_VIRTUAL | ATTR_ABSTRACT)) ? VM_METHOD_VIRTUAL : 0) |
                ((attrs & ATTR_ABSTRACT) ? VM_METHOD_ABSTRACT : 0);
@@ -391,6 +394,7 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
     }
     pm->last = *li;
 }
+#undef NAME_DECLARATION
 
 /* The module line: the name the file declares (the program's is read here). */
 static void parse_module_line(loader *L, msrc *src)

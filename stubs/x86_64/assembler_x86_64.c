@@ -1065,25 +1065,19 @@ void x64_sse_rri(x64_asm *as, x64_sseop_i op, x64_vreg dst, x64_vreg src, int im
 
 /* pinsrd xmm, r/m32, imm8: 66 0F 3A 22 /r ib; pextrd r/m32, xmm, imm8: 66 0F 3A 16 /r ib
  * (the xmm register in reg both times); imm 0..3 the dword */
-void x64_pinsrd_m(x64_asm *as, x64_vreg dst, x64_mem src, int imm)
-{
-    BEGIN("pinsrd_m");
-    int index = imm_in(&i, imm, 0, 3, "pinsrd index");
-    operand o = MEM(src);
-    sse(&i, VEXOP(66, 0F3A, 0, 0x22), SSE_XMM(dst), &o);
-    emit1(&i, (unsigned)index);
-    END();
-}
-
-void x64_pextrd_m(x64_asm *as, x64_mem dst, x64_vreg src, int imm)
-{
-    BEGIN("pextrd_m");
-    int index = imm_in(&i, imm, 0, 3, "pextrd index");
-    operand o = MEM(dst);
-    sse(&i, VEXOP(66, 0F3A, 0, 0x16), SSE_XMM(src), &o);
-    emit1(&i, (unsigned)index);
-    END();
-}
+#define INSN(NAME, DST, SRC, XMM, M, OPCODE)                                                \
+    void x64_##NAME##_m(x64_asm *as, DST dst, SRC src, int imm)                             \
+    {                                                                                       \
+        BEGIN(#NAME "_m");                                                                  \
+        int index = imm_in(&i, imm, 0, 3, #NAME " index");                                  \
+        operand o = MEM(M);                                                                 \
+        sse(&i, VEXOP(66, 0F3A, 0, OPCODE), SSE_XMM(XMM), &o);                              \
+        emit1(&i, (unsigned)index);                                                         \
+        END();                                                                              \
+    }
+INSN(pinsrd, x64_vreg, x64_mem,  dst, src, 0x22)
+INSN(pextrd, x64_mem,  x64_vreg, src, dst, 0x16)
+#undef INSN
 
 /* ---- AVX-512 (EVEX) ------------------------------------------------------- */
 
