@@ -79,6 +79,19 @@ void a64m_mov64(a64_asm *as, a64_reg rd, uint64_t imm)
     }
 }
 
+void a64m_movptr(a64_asm *as, a64_reg rd, uintptr_t addr)
+{
+    if ((uint64_t)addr >> 48) {
+        bool refused;
+        code_buffer_refuse(&as->cb, &refused, "movptr", "address 0x%llx needs more than 48 bits",
+                           (unsigned long long)addr);
+        return;
+    }
+    a64_movz(as, A64_X64, rd, (int64_t)(addr & 0xffff), 0);
+    a64_movk(as, A64_X64, rd, (int64_t)((addr >> 16) & 0xffff), 1);
+    a64_movk(as, A64_X64, rd, (int64_t)((addr >> 32) & 0xffff), 2);
+}
+
 void a64m_enter(a64_asm *as)
 {
     a64_stp_pre(as, A64_RFP, A64_RLR, A64_SP, -16);

@@ -13,6 +13,7 @@
  * and the frame and constant helpers every generator needs:
  *
  *   a64m_mov64(d, imm)         d = imm                  movz + up to 3 movk
+ *   a64m_movptr(d, addr)       d = a 48-bit address     movz + 2 movk, always three
  *   a64m_enter / a64m_leave    frame record             stp fp, lr, [sp, #-16]!; mov fp, sp
  *                                                       ldp fp, lr, [sp], #16
  *   a64m_push_d / a64m_pop_d   d8..d(8+n-1) below sp    stp d8, d9, [sp, #-8n]!; stp d10, d11, [sp, #16] ...
@@ -41,6 +42,10 @@ void a64m_bcax5(a64_asm *as, a64_reg a0, a64_reg a1, a64_reg a2, a64_reg a3, a64
 
 /* rd = imm (64-bit): movz of the lowest non-zero halfword, movk of the others. */
 void a64m_mov64(a64_asm *as, a64_reg rd, uint64_t imm);
+/* An address, in three instructions whatever its bits (HotSpot's movptr, which its lea of an
+   ExternalAddress uses): the code's length and instruction mix do not depend on where the
+   table happens to be. Refuses an address of 48 bits or more. */
+void a64m_movptr(a64_asm *as, a64_reg rd, uintptr_t addr);
 /* HotSpot's enter(): push a frame record and point fp at it. leave() pops it
    without `mov sp, fp`, so it is correct even where fp served as a temporary. */
 void a64m_enter(a64_asm *as);

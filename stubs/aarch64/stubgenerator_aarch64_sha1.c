@@ -76,7 +76,7 @@ size_t a64_generate_sha1_implCompress(a64_asm *as, bool multi_block)
     a64_label next_block;
     a64_label_init(&next_block);
 
-    a64m_mov64(as, consts, (uint64_t)(uintptr_t)a64_sha1_round_consts);
+    a64m_movptr(as, consts, (uintptr_t)a64_sha1_round_consts);
     a64_ld4r(as, key, A64_T4S, consts);
     a64_ldrq(as, h_abcd, STATE, 0);
     a64_ldrs(as, h_e, STATE, 16);

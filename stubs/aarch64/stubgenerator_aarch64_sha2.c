@@ -79,7 +79,7 @@ size_t a64_generate_sha256_implCompress(a64_asm *as, bool multi_block)
     a64_label_init(&next_block);
 
     a64m_push_d(as, 4);
-    a64m_mov64(as, consts, (uint64_t)(uintptr_t)a64_sha256_round_consts);
+    a64m_movptr(as, consts, (uintptr_t)a64_sha256_round_consts);
     for (int q = 0; q < SHA256_QUADS; q += 4) {
         if (q + 4 < SHA256_QUADS)
             a64_ld1_post(as, 4, a64m_vreg_plus(k, q), A64_T4S, consts, 64);
@@ -189,7 +189,7 @@ size_t a64_generate_sha512_implCompress(a64_asm *as, bool multi_block)
 
     a64m_push_d(as, 8);
     a64_ld1(as, 4, h, A64_T2D, STATE);
-    a64m_mov64(as, consts, (uint64_t)(uintptr_t)a64_sha512_round_consts);
+    a64m_movptr(as, consts, (uintptr_t)a64_sha512_round_consts);
     a64_ld1_post(as, 4, k_first, A64_T2D, consts, 16 * SHA512_PRELOADED);
 
     a64_bind(as, &next_block);

@@ -149,7 +149,7 @@ static void generate_sha3_simd(a64_asm *as, bool multi_block)
 
     a64_bind(as, &sha3_loop);
     a64_movz(as, A64_W32, rounds, 24, 0);
-    a64m_mov64(as, rc, (uint64_t)(uintptr_t)a64_sha3_round_consts);
+    a64m_movptr(as, rc, (uintptr_t)a64_sha3_round_consts);
     absorb_block(as, true, &rounds24_loop);
 
     a64_bind(as, &rounds24_loop);
@@ -378,7 +378,7 @@ static void generate_sha3_gpr(a64_asm *as, const a64_sha3_config *cfg)
     a64_fmov_dx(as, A64_V0, r.rc);
     a64_movz(as, A64_X64, r.rc, 0x3ff0, 3);      /* 1.0 */
     a64_fmov_dx(as, A64_V1, r.rc);
-    a64m_mov64(as, r.rc, (uint64_t)(uintptr_t)a64_sha3_round_consts);
+    a64m_movptr(as, r.rc, (uintptr_t)a64_sha3_round_consts);
 
     a64_bind(as, &loop_body);
     keccak_round_gpr(as, &r);
@@ -442,7 +442,7 @@ size_t a64_generate_double_keccak(a64_asm *as)
     double_keccak_lanes(as, true, A64_C_RARG0, 0);
     double_keccak_lanes(as, true, A64_C_RARG1, 1);
     a64_movz(as, A64_W32, rounds, 24, 0);
-    a64m_mov64(as, rc, (uint64_t)(uintptr_t)a64_sha3_round_consts);
+    a64m_movptr(as, rc, (uintptr_t)a64_sha3_round_consts);
     a64_bind(as, &rounds24_loop);
     a64_sub_imm(as, A64_W32, rounds, rounds, 1, 0);
     keccak_round_simd(as, rc);
