@@ -17,15 +17,13 @@
 
 #include "arch_list.h"
 #include "arguments.h"
+#include "codecache.h"
 #include "cpu.h"
 #include "stubdeclarations.h"
 
 /* The SHA-3 policy of every architecture that times the variants at start-up (stubs/sha3_select.c)
    after its static policy's choice */
 #define STUB_POLICY_MEASURE "measure"
-
-/* the most registers an architecture's crash_registers reports (AArch64: x0..x30 and sp) */
-#define STUB_CRASH_MAX_REGS 32
 
 /* What a variant computes with, for people choosing among them (PrintStubVariants' kind column). */
 typedef enum stub_kind {
@@ -109,18 +107,10 @@ typedef struct stub_choice {
     const char *missing;          /* the feature `asked` needs and the host lacks ("sha3") */
 } stub_choice;
 
-/* How -XX:+PrintStubCode prints the architecture's code (codecache_print). */
-typedef struct stub_code_format {
-    const char *llvm_target;   /* LLVMInitialize<target>TargetInfo ...: "AArch64", "X86" */
-    const char *llvm_triple;   /* "aarch64-linux-gnu" */
-    const char *llvm_features; /* what the stubs may use: "+sha3" */
-    size_t insn_size;          /* every instruction's size (4), or 0 when lengths vary */
-} stub_code_format;
-
 typedef struct stub_arch_ops {
     cpu_arch arch;
     int flag_arch;             /* the flag_arch (flags.h) of its flag table */
-    stub_code_format code;
+    code_format code;          /* how -XX:+PrintStubCode prints its code (codecache.h) */
 
     /* HotSpot's VM_Version::initialize, the flag defaults from the CPU
        (stubs/<folder>/ergonomics_<folder>.c), under the SHA-3 policy named by
@@ -153,12 +143,6 @@ typedef struct stub_arch_ops {
     const stub_variant *variants;
     size_t nvariants;
 
-    /* The host only (is_host): the interrupted pc of a signal context, and
-       its general registers for the crash report (crash_handler.c prints them
-       "name=0x...", four a line): their names (*names) and values, at most
-       STUB_CRASH_MAX_REGS; returns how many. Async-signal-safe. */
-    uintptr_t (*fault_pc)(const void *ucontext);
-    int (*crash_registers)(const void *ucontext, const char *const **names, uintptr_t *values);
 } stub_arch_ops;
 
 /*

@@ -349,5 +349,5 @@ void stubs_generate(const stub_arch_ops *arch, const cpu_info *host)
     }
     /* without the handler (sigaction failed) a crash in a stub is a plain signal death */
     if (host)
-        (void)stub_crash_handler_install(&stubs.cache, stub_arch_ops_for(cpu_host_arch()));
+        (void)crash_handler_install(&stubs.cache, cpu_arch_ops_for(cpu_host_arch()));
 }

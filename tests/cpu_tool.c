@@ -1,5 +1,5 @@
 /*
- * tests/cpu_tool.c — print a CPU the way minivm sees it (stubs/cpu.h), for
+ * tests/cpu_tool.c — print a CPU the way minivm sees it (cpu/cpu.h), for
  * manual checks and tests/check_cpu_hotspot.sh:
  *
  *   cpu_tool                     the host's CPU

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/gen_a64_goldens.py — reference words for the AArch64 encoder, from llvm-mc.
 
-For every encoder form of stubs/aarch64/assembler_aarch64.h this picks random
+For every encoder form of cpu/aarch64/assembler_aarch64.h this picks random
 operands (every legal register, sp/zr where the operand allows them, immediates
 over their full range with the end points forced in), writes each case as
 assembly text, assembles the lot with

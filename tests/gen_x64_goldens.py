@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/gen_x64_goldens.py — reference bytes for the x86-64 encoder, from llvm-mc.
 
-For every encoder form of stubs/x86_64/assembler_x86_64.h this picks random
+For every encoder form of cpu/x86_64/assembler_x86_64.h this picks random
 operands (every general register, xmm0..xmm15 in SSE and VEX forms and xmm0..xmm31 in
 EVEX forms, k0..k7, every vector length a form allows, memory operands over
 every base and index, every scale and every displacement class, EVEX disp8*N

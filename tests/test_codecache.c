@@ -1,6 +1,6 @@
 /*
  * tests/test_codecache.c — the code cache, the stub table's start-up and
- * -XX:+PrintStubCode (stubs/codecache.h, crash_handler.h, stubroutines.h),
+ * -XX:+PrintStubCode (cpu/codecache.h, crash_handler.h, stubroutines.h),
  * on both hosts (x86-64 natively, AArch64 under QEMU):
  *
  *  1. W^X: the region's permissions in /proc/self/maps are rw-p while
@@ -316,7 +316,7 @@ static void set_default_actions(void)
 /* minivm's crash handler over the code cache cc, in a child (status 98 when it cannot be installed) */
 static void install_crash_handler(const codecache *cc)
 {
-    if (!stub_crash_handler_install(cc, stub_arch_ops_for(cpu_host_arch())))
+    if (!crash_handler_install(cc, cpu_arch_ops_for(cpu_host_arch())))
         _exit(98);
 }
 
@@ -451,14 +451,14 @@ static void crash_line_format(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[256], want[256];
         uintptr_t pc = (uintptr_t)code + cases[i].offset;
-        size_t n = stub_crash_format(buf, sizeof buf, cases[i].sig, &m, pc);
+        size_t n = crash_format(buf, sizeof buf, cases[i].sig, &m, pc);
         snprintf(want, sizeof want, "# minivm: %s, pc=0x%016" PRIxPTR "\n", cases[i].want, pc);
         tu_expect_text("line", buf, TU_EXACT, want);
         assert_int_equal(n, strlen(want));
     }
     /* truncated, still terminated */
     char small[12];
-    assert_int_equal(stub_crash_format(small, sizeof small, SIGILL, &m, (uintptr_t)code), 11);
+    assert_int_equal(crash_format(small, sizeof small, SIGILL, &m, (uintptr_t)code), 11);
     assert_string_equal(small, "# minivm: S");
 }
 

@@ -1,5 +1,5 @@
 /*
- * tests/test_cpu.c — CPU detection (stubs/cpu.h): the catalog, the
+ * tests/test_cpu.c — CPU detection (cpu/cpu.h): the catalog, the
  * /proc/cpuinfo parser, the HotSpot-style print, and the host (suite 'unit').
  *
  * Tables, one behaviour per line, each line its own cmocka test:

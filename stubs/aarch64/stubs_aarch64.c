@@ -1,15 +1,9 @@
 /*
  * stubs/aarch64/stubs_aarch64.c — AArch64's part of the stub plumbing
  * (stub_arch.h): the variant table (each variant's features, settings and
- * generator), what the flags allow, the assembler around the generators,
- * how the code is printed, and the crash handler's view of an AArch64 Linux
- * signal context.
+ * generator), what the flags allow, the assembler around the generators
+ * and how the code is printed.
  */
-#if defined(__aarch64__) && defined(__linux__)
-#define _GNU_SOURCE /* the field names of mcontext_t (pc, regs, sp) */
-#include <ucontext.h>
-#endif
-
 #include "stub_arch.h"
 
 #include <stdio.h>
@@ -91,31 +85,6 @@ static bool generate(const stub_variant *v, stub_id id, uint8_t *code, size_t ro
     return code_buffer_done(&as.cb, size, err, errlen);
 }
 
-#if defined(__aarch64__) && defined(__linux__)
-static uintptr_t fault_pc(const void *context)
-{
-    const ucontext_t *uc = context;
-    return (uintptr_t)uc->uc_mcontext.pc;
-}
-
-/* x0..x30 and sp */
-static int crash_registers(const void *context, const char *const **names, uintptr_t *values)
-{
-    static const char *const regs[32] = {
-        "x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",  "x8",  "x9",  "x10", "x11", "x12", "x13", "x14", "x15",
-        "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "fp",  "lr",  "sp"};
-    const ucontext_t *uc = context;
-    for (int r = 0; r < 32; r++)
-        values[r] = r < 31 ? uc->uc_mcontext.regs[r] : uc->uc_mcontext.sp;
-    *names = regs;
-    return 32;
-}
-#define HOST_FAULT_PC fault_pc
-#define HOST_CRASH_REGISTERS crash_registers
-#else
-#define HOST_FAULT_PC NULL
-#define HOST_CRASH_REGISTERS NULL
-#endif
 
 /* UseSHA off clears the SHA extensions (HotSpot's rules all read `UseSHA && feature`; the GPR SHA-3 stub
    needs none of them, so it stays). */
@@ -140,6 +109,4 @@ const stub_arch_ops a64_stub_ops = {
     .generate = generate,
     .variants = variants,
     .nvariants = sizeof variants / sizeof variants[0],
-    .fault_pc = HOST_FAULT_PC,
-    .crash_registers = HOST_CRASH_REGISTERS,
 };

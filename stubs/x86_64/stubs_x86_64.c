@@ -1,15 +1,9 @@
 /*
  * stubs/x86_64/stubs_x86_64.c — x86-64's part of the stub plumbing
  * (stub_arch.h): the variant table (each variant's features, settings and
- * generator), what the flags allow, the assembler around the generators,
- * how the code is printed, and the crash handler's view of an x86-64 Linux
- * signal context.
+ * generator), what the flags allow, the assembler around the generators
+ * and how the code is printed.
  */
-#if defined(__x86_64__) && defined(__linux__)
-#define _GNU_SOURCE /* REG_RIP in <sys/ucontext.h> */
-#include <ucontext.h>
-#endif
-
 #include "stub_arch.h"
 
 #include <stdio.h>
@@ -130,32 +124,6 @@ static bool generate(const stub_variant *v, stub_id id, uint8_t *code, size_t ro
     return code_buffer_done(&as.cb, size, err, errlen);
 }
 
-#if defined(__x86_64__) && defined(__linux__)
-static uintptr_t fault_pc(const void *context)
-{
-    const ucontext_t *uc = context;
-    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-}
-
-/* the sixteen GPRs */
-static int crash_registers(const void *context, const char *const **names, uintptr_t *values)
-{
-    static const char *const regs[16] = {"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
-                                         "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
-    static const int greg[16] = {REG_RAX, REG_RBX, REG_RCX, REG_RDX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
-                                 REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
-    const ucontext_t *uc = context;
-    for (int r = 0; r < 16; r++)
-        values[r] = (uintptr_t)uc->uc_mcontext.gregs[greg[r]];
-    *names = regs;
-    return 16;
-}
-#define HOST_FAULT_PC fault_pc
-#define HOST_CRASH_REGISTERS crash_registers
-#else
-#define HOST_FAULT_PC NULL
-#define HOST_CRASH_REGISTERS NULL
-#endif
 
 /* the string flags x86-64's tables give meaning to: the SHA-3 policy (its table) and the two designs
    (their names: ergonomics_x86_64.h, which the rows above select by) */
@@ -176,6 +144,4 @@ const stub_arch_ops x64_stub_ops = {
     .generate = generate,
     .variants = variants,
     .nvariants = NVARIANTS,
-    .fault_pc = HOST_FAULT_PC,
-    .crash_registers = HOST_CRASH_REGISTERS,
 };

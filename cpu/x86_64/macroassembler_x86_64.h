@@ -1,5 +1,5 @@
 /*
- * stubs/x86_64/macroassembler_x86_64.h — pseudo-instructions over the x86-64
+ * cpu/x86_64/macroassembler_x86_64.h — pseudo-instructions over the x86-64
  * encoder (HotSpot's cpu/x86/macroAssembler_x86.hpp): the forms whose best
  * encoding depends on BMI1/BMI2, and the frame helpers every generator needs.
  *

@@ -1,5 +1,5 @@
 /*
- * stubs/crash_handler.h — a crash inside a stub, diagnosed in one line
+ * cpu/crash_handler.h — a crash inside a stub, diagnosed in one line
  * (HotSpot's hs_err header, reduced to what names a bad stub).
  *
  * Once installed, a SIGILL, SIGSEGV or SIGBUS whose faulting pc lies in a
@@ -22,17 +22,17 @@
 #include <stdint.h>
 
 #include "codecache.h"
-#include "stub_arch.h"
+#include "cpu_impl.h"
 
 /* Handle SIGILL, SIGSEGV and SIGBUS for faults in cc's stubs. cc is read
    in the handler, so it must live (and stay sealed) as long as the process;
    a second call only switches the cache. host: the host architecture's ops
    (fault_pc, crash_registers). False when sigaction fails, or when host
    cannot read a signal context. */
-bool stub_crash_handler_install(const codecache *cc, const stub_arch_ops *host);
+bool crash_handler_install(const codecache *cc, const cpu_arch_ops *host);
 
 /* The line above, for signal sig at pc in m, NUL-terminated, '\n' included
    (truncated to len). Async-signal-safe (no stdio). Returns its length. */
-size_t stub_crash_format(char *buf, size_t len, int sig, const stub_mark *m, uintptr_t pc);
+size_t crash_format(char *buf, size_t len, int sig, const stub_mark *m, uintptr_t pc);
 
 #endif

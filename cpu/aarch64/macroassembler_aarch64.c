@@ -1,5 +1,5 @@
 /*
- * stubs/aarch64/macroassembler_aarch64.c — pseudo-instructions over the
+ * cpu/aarch64/macroassembler_aarch64.c — pseudo-instructions over the
  * encoder (HotSpot's macroAssembler_aarch64.cpp). See the header.
  */
 #include "macroassembler_aarch64.h"

@@ -1,5 +1,5 @@
 /*
- * stubs/x86_64/macroassembler_x86_64.c — see macroassembler_x86_64.h.
+ * cpu/x86_64/macroassembler_x86_64.c — see macroassembler_x86_64.h.
  */
 #include "macroassembler_x86_64.h"
 

@@ -1,5 +1,5 @@
 /*
- * stubs/aarch64/assembler_aarch64.c — the AArch64 instruction encoder
+ * cpu/aarch64/assembler_aarch64.c — the AArch64 instruction encoder
  * (HotSpot's cpu/aarch64/assembler_aarch64.{hpp,cpp}).
  *
  * Each instruction class is one macro that stamps out its encoders: the

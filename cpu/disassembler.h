@@ -1,5 +1,5 @@
 /*
- * stubs/disassembler.h — disassembly for -XX:+PrintStubCode, for any target
+ * cpu/disassembler.h — disassembly for -XX:+PrintStubCode, for any target
  * LLVM knows (AArch64 and x86-64 here)
  * (HotSpot's Disassembler, which loads hsdis on demand; minivm loads LLVM's
  * C disassembler, llvm-c/Disassembler.h, the same way).

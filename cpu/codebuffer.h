@@ -1,5 +1,5 @@
 /*
- * stubs/codebuffer.h — the code buffer every encoder writes into, and its labels (HotSpot's
+ * cpu/codebuffer.h — the code buffer every encoder writes into, and its labels (HotSpot's
  * CodeBuffer and Label in share/asm/): the AArch64 assembler's a64_asm and the x86-64 one's
  * x64_asm each wrap this buffer (as their first member, cb), whose unit (the instruction
  * granule) is a 32-bit word or a byte; their labels are code_label.

@@ -1,5 +1,5 @@
 /*
- * stubs/cpu.h — CPU detection: the interface (HotSpot's VM_Version, split the
+ * cpu/cpu.h — CPU detection: the interface (HotSpot's VM_Version, split the
  * same way: this file and cpu.c are CPU-independent, stubs/aarch64/ and
  * stubs/x86_64/ know the architectures).
  *

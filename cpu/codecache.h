@@ -1,5 +1,5 @@
 /*
- * stubs/codecache.h — the code cache (HotSpot's CodeCache and CodeBuffer,
+ * cpu/codecache.h — the code cache (HotSpot's CodeCache and CodeBuffer,
  * reduced to what start-up stub generation needs) and the stub marks
  * (HotSpot's StubCodeMark/StubCodeDesc): where every stub lives.
  *
@@ -87,7 +87,13 @@ void codecache_release(codecache *cc);
 /* The stub whose [start, end) holds pc, or NULL. Async-signal-safe. */
 const stub_mark *codecache_find(const codecache *cc, const void *pc);
 
-struct stub_code_format; /* stub_arch.h: how the architecture's code is printed */
+/* How an architecture's code is printed (codecache_print, the compiler's PrintAssembly). */
+typedef struct code_format {
+    const char *llvm_target;   /* LLVMInitialize<target>TargetInfo ...: "AArch64", "X86" */
+    const char *llvm_triple;   /* "aarch64-linux-gnu" */
+    const char *llvm_features; /* what the code may use: "+sha3" */
+    size_t insn_size;          /* every instruction's size (4), or 0 when lengths vary */
+} code_format;
 
 /*
  * -XX:+PrintStubCode: every stub, in generation order, as
@@ -105,6 +111,6 @@ struct stub_code_format; /* stub_arch.h: how the architecture's code is printed 
  * it (variable-length code is then shown 8 bytes a line). When callers enter
  * after data at the start, the header ends ", entry 0x%04x".
  */
-void codecache_print(const codecache *cc, const struct stub_code_format *fmt, FILE *out);
+void codecache_print(const codecache *cc, const code_format *fmt, FILE *out);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * stubs/codebuffer.c — the encoders' code buffer and labels (codebuffer.h).
+ * cpu/codebuffer.c — the encoders' code buffer and labels (codebuffer.h).
  */
 #include "codebuffer.h"
 

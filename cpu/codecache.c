@@ -1,5 +1,5 @@
 /*
- * stubs/codecache.c — the code cache: one anonymous mapping per cache,
+ * cpu/codecache.c — the code cache: one anonymous mapping per cache,
  * written while PROT_READ|PROT_WRITE, then sealed PROT_READ|PROT_EXEC (or
  * PROT_READ in what-if mode); the stub marks; -XX:+PrintStubCode.
  *
@@ -21,8 +21,7 @@
 #include <unistd.h>
 
 #include "disassembler.h"
-#include "stub_arch.h"
-#include "flags.h"
+#include "flags.h" /* vm_warning */
 
 bool codecache_init(codecache *cc, size_t capacity, char *err, size_t errlen)
 {
@@ -122,7 +121,7 @@ const stub_mark *codecache_find(const codecache *cc, const void *pc)
 /* The widest x86-64 instruction is 15 bytes: its hex column, "xx " each. */
 #define BYTES_COLUMN (15 * 3)
 
-void codecache_print(const codecache *cc, const stub_code_format *fmt, FILE *out)
+void codecache_print(const codecache *cc, const code_format *fmt, FILE *out)
 {
     char err[512];
     stub_disasm *d = stub_disasm_open(fmt->llvm_target, fmt->llvm_triple, fmt->llvm_features, err, sizeof err);

@@ -1,6 +1,7 @@
 /*
- * stubs/x86_64/cpu_x86_64.c — x86-64 CPU detection, catalog and
- * /proc/cpuinfo parser (HotSpot's cpu/x86/vm_version_x86.cpp).
+ * cpu/x86_64/cpu_x86_64.c — x86-64 CPU detection, catalog,
+ * /proc/cpuinfo parser (HotSpot's cpu/x86/vm_version_x86.cpp) and the crash
+ * handler's view of a Linux signal context.
  *
  * Compiled on every host; CPUID is executed only on x86-64 (detect). The
  * features follow HotSpot's rules: AVX needs the OS to save YMM state
@@ -9,6 +10,10 @@
  * bit says (HotSpot's feature_flags(): "HT flag is set for multi-core
  * processors also", so it tests threads_per_core() > 1 instead).
  */
+#if defined(__x86_64__) && defined(__linux__)
+#define _GNU_SOURCE /* REG_RIP in <sys/ucontext.h> */
+#include <ucontext.h>
+#endif
 #include "cpu_x86_64.h"
 #include "cpu_impl.h"
 
@@ -298,6 +303,33 @@ static void features_string(const cpu_info *info, char *buf, size_t len)
     cpu_append_feature_names(&x64_cpu_ops, info, buf, len);
 }
 
+#if defined(__x86_64__) && defined(__linux__)
+static uintptr_t fault_pc(const void *context)
+{
+    const ucontext_t *uc = context;
+    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+}
+
+/* the sixteen GPRs */
+static int crash_registers(const void *context, const char *const **names, uintptr_t *values)
+{
+    static const char *const regs[16] = {"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
+                                         "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
+    static const int greg[16] = {REG_RAX, REG_RBX, REG_RCX, REG_RDX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
+                                 REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+    const ucontext_t *uc = context;
+    for (int r = 0; r < 16; r++)
+        values[r] = (uintptr_t)uc->uc_mcontext.gregs[greg[r]];
+    *names = regs;
+    return 16;
+}
+#define HOST_FAULT_PC fault_pc
+#define HOST_CRASH_REGISTERS crash_registers
+#else
+#define HOST_FAULT_PC NULL
+#define HOST_CRASH_REGISTERS NULL
+#endif
+
 const cpu_arch_ops x64_cpu_ops = {
     .arch = CPU_ARCH_X86_64,
     .name = "x86_64",
@@ -312,4 +344,6 @@ const cpu_arch_ops x64_cpu_ops = {
     .detect = detect,
     .parse_cpuinfo = parse_cpuinfo,
     .features_string = features_string,
+    .fault_pc = HOST_FAULT_PC,
+    .crash_registers = HOST_CRASH_REGISTERS,
 };

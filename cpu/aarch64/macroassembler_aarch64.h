@@ -1,5 +1,5 @@
 /*
- * stubs/aarch64/macroassembler_aarch64.h — pseudo-instructions over the
+ * cpu/aarch64/macroassembler_aarch64.h — pseudo-instructions over the
  * encoder (HotSpot's cpu/aarch64/macroAssembler_aarch64.hpp): the GPR forms
  * of the SHA3 operations, for CPUs without FEAT_SHA3 and for the GPR stub.
  *

@@ -1,5 +1,5 @@
 /*
- * stubs/aarch64/cpu_aarch64.h — AArch64 CPU features and identification
+ * cpu/aarch64/cpu_aarch64.h — AArch64 CPU features and identification
  * (HotSpot's cpu/aarch64/vm_version_aarch64.hpp).
  *
  * The feature list is in HotSpot's print order. Each line gives HotSpot's

@@ -1,5 +1,5 @@
 /*
- * stubs/x86_64/assembler_x86_64.h — the x86-64 instruction encoder
+ * cpu/x86_64/assembler_x86_64.h — the x86-64 instruction encoder
  * (HotSpot's cpu/x86/assembler_x86.hpp, reduced to what the SHA stubs
  * need: scalar integer, BMI1/BMI2, SSE with SHA-NI, AVX2 and AVX-512 forms).
  *
@@ -18,7 +18,7 @@
  * as->errmsg), and one 0xcc (int3) byte is emitted in its place so nothing
  * can run by accident. With as->fatal set (the default when NDEBUG is not
  * defined) the message is printed and the process aborts, as HotSpot's
- * assert does (the code buffer's rules: stubs/codebuffer.h).
+ * assert does (the code buffer's rules: cpu/codebuffer.h).
  *
  * Registers: X64_RAX..X64_R15 in hardware order; X64_XMM0..X64_XMM31 (the
  * width comes from the x64_vlen operand: xmm, ymm or zmm); X64_K0..X64_K7.

@@ -1,5 +1,5 @@
 /*
- * stubs/cpu_impl.h — what stubs/cpu.c and the architecture folders share to
+ * cpu/cpu_impl.h — what cpu/cpu.c and the architecture folders share to
  * implement cpu.h. Not for use outside stubs/ (tests may peek).
  *
  * Each architecture folder provides one cpu_arch_ops; cpu.c walks them to
@@ -35,7 +35,17 @@ typedef struct cpu_arch_ops {
     bool (*parse_cpuinfo)(const char *text, size_t len, cpu_info *info);
 
     void (*features_string)(const cpu_info *info, char *buf, size_t len);
+
+    /* The host only (is_host): the interrupted pc of a signal context, and
+       its general registers for the crash report (crash_handler.c prints them
+       "name=0x...", four a line): their names (*names) and values, at most
+       CPU_CRASH_MAX_REGS; returns how many. Async-signal-safe. */
+    uintptr_t (*fault_pc)(const void *ucontext);
+    int (*crash_registers)(const void *ucontext, const char *const **names, uintptr_t *values);
 } cpu_arch_ops;
+
+/* the most registers an architecture's crash_registers reports (AArch64: x0..x30 and sp) */
+#define CPU_CRASH_MAX_REGS 32
 
 #define CPU_OPS_DECLARE(id, folder, prefix) extern const cpu_arch_ops prefix##_cpu_ops;
 MVM_ARCHES(CPU_OPS_DECLARE)

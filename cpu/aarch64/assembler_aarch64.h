@@ -1,5 +1,5 @@
 /*
- * stubs/aarch64/assembler_aarch64.h — the AArch64 instruction encoder
+ * cpu/aarch64/assembler_aarch64.h — the AArch64 instruction encoder
  * (HotSpot's cpu/aarch64/assembler_aarch64.hpp, reduced to what the SHA-1,
  * SHA-2 and SHA-3 stubs need).
  *
@@ -14,7 +14,7 @@
  * so offsets stay right and the code can never run by accident. With
  * as->fatal set (the default when NDEBUG is not defined) the message is
  * printed and the process aborts, as HotSpot's assert does (the code buffer's
- * rules: stubs/codebuffer.h).
+ * rules: cpu/codebuffer.h).
  *
  * Registers: A64_R0..A64_R30, A64_ZR and A64_SP are distinct values (both
  * encode as 31); each operand accepts exactly one of zr/sp, as the

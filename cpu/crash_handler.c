@@ -1,5 +1,5 @@
 /*
- * stubs/crash_handler.c — the SIGILL/SIGSEGV/SIGBUS handler for faults in
+ * cpu/crash_handler.c — the SIGILL/SIGSEGV/SIGBUS handler for faults in
  * stubs (crash_handler.h).
  *
  * Everything the handler does is async-signal-safe: it reads the code
@@ -21,7 +21,7 @@ static const int crash_signals[] = {SIGILL, SIGSEGV, SIGBUS};
 /* Part of the stub table's start-up state: set by the first install, then only read. */
 static struct {
     const codecache *cache;
-    const stub_arch_ops *host; /* reads the signal context */
+    const cpu_arch_ops *host; /* reads the signal context */
     bool installed;
     struct sigaction previous[NSIGNALS]; /* what a fault outside the stubs gets */
 } crash;
@@ -57,7 +57,7 @@ static void put_hex(line *l, uintptr_t v, int digits)
 static void put_registers(line *l, const void *context)
 {
     const char *const *names;
-    uintptr_t values[STUB_CRASH_MAX_REGS];
+    uintptr_t values[CPU_CRASH_MAX_REGS];
     int n = crash.host->crash_registers(context, &names, values);
     for (int r = 0; r < n; r++) {
         put_str(l, r % 4 == 0 ? "#   " : " ");
@@ -79,7 +79,7 @@ static const char *signal_name(int sig)
     }
 }
 
-size_t stub_crash_format(char *buf, size_t len, int sig, const stub_mark *m, uintptr_t pc)
+size_t crash_format(char *buf, size_t len, int sig, const stub_mark *m, uintptr_t pc)
 {
     if (len == 0)
         return 0;
@@ -118,7 +118,7 @@ static void crash_handler(int sig, siginfo_t *info, void *context)
     const stub_mark *m = crash.cache ? codecache_find(crash.cache, (const void *)pc) : NULL;
     if (m) {
         char msg[2048];
-        size_t n = stub_crash_format(msg, sizeof msg, sig, m, pc);
+        size_t n = crash_format(msg, sizeof msg, sig, m, pc);
         if (crash.host->crash_registers) {
             line l = {msg, sizeof msg, n};
             put_registers(&l, context);
@@ -142,7 +142,7 @@ static void crash_handler(int sig, siginfo_t *info, void *context)
     errno = saved_errno;
 }
 
-bool stub_crash_handler_install(const codecache *cc, const stub_arch_ops *host)
+bool crash_handler_install(const codecache *cc, const cpu_arch_ops *host)
 {
     if (!host || !host->fault_pc)
         return false; /* a signal context this build cannot read: no fault is attributed to a stub */

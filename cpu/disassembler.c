@@ -1,5 +1,5 @@
 /*
- * stubs/disassembler.c — disassembly through LLVM's C API
+ * cpu/disassembler.c — disassembly through LLVM's C API
  * (llvm-c/Disassembler.h), loaded with dlopen on first use, or nothing.
  * stubs/meson.build sets MINIVM_LLVM_LIBRARY (the shared library's real
  * path) when the llvm_disassembler feature found a usable LLVM; the headers

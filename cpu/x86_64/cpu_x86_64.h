@@ -1,5 +1,5 @@
 /*
- * stubs/x86_64/cpu_x86_64.h — x86-64 CPU features (HotSpot's
+ * cpu/x86_64/cpu_x86_64.h — x86-64 CPU features (HotSpot's
  * cpu/x86/vm_version_x86.hpp, trimmed to what minivm detects).
  *
  * The list is in HotSpot's print order. Each line gives HotSpot's name and

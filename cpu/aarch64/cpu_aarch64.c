@@ -1,6 +1,6 @@
 /*
- * stubs/aarch64/cpu_aarch64.c — AArch64 CPU detection, catalog and
- * /proc/cpuinfo parser (HotSpot's vm_version_aarch64.cpp with
+ * cpu/aarch64/cpu_aarch64.c — AArch64 CPU detection, catalog,
+ * /proc/cpuinfo parser and the crash handler's view of a Linux signal context (HotSpot's vm_version_aarch64.cpp with
  * os_cpu/linux_aarch64 and os_cpu/bsd_aarch64).
  *
  * Compiled on every host: the catalog and the parser are plain C, so an
@@ -20,6 +20,10 @@
 #define _DARWIN_C_SOURCE /* sysctlbyname under _POSIX_C_SOURCE */
 #endif
 
+#if defined(__aarch64__) && defined(__linux__)
+#define _GNU_SOURCE /* the field names of mcontext_t (pc, regs, sp) */
+#include <ucontext.h>
+#endif
 #include "cpu_aarch64.h"
 #include "cpu_impl.h"
 
@@ -288,6 +292,32 @@ static void features_string(const cpu_info *info, char *buf, size_t len)
     cpu_append_feature_names(&a64_cpu_ops, info, buf, len);
 }
 
+#if defined(__aarch64__) && defined(__linux__)
+static uintptr_t fault_pc(const void *context)
+{
+    const ucontext_t *uc = context;
+    return (uintptr_t)uc->uc_mcontext.pc;
+}
+
+/* x0..x30 and sp */
+static int crash_registers(const void *context, const char *const **names, uintptr_t *values)
+{
+    static const char *const regs[32] = {
+        "x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",  "x8",  "x9",  "x10", "x11", "x12", "x13", "x14", "x15",
+        "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "fp",  "lr",  "sp"};
+    const ucontext_t *uc = context;
+    for (int r = 0; r < 32; r++)
+        values[r] = r < 31 ? uc->uc_mcontext.regs[r] : uc->uc_mcontext.sp;
+    *names = regs;
+    return 32;
+}
+#define HOST_FAULT_PC fault_pc
+#define HOST_CRASH_REGISTERS crash_registers
+#else
+#define HOST_FAULT_PC NULL
+#define HOST_CRASH_REGISTERS NULL
+#endif
+
 const cpu_arch_ops a64_cpu_ops = {
     .arch = CPU_ARCH_AARCH64,
     .name = "aarch64",
@@ -302,4 +332,6 @@ const cpu_arch_ops a64_cpu_ops = {
     .detect = detect,
     .parse_cpuinfo = parse_cpuinfo,
     .features_string = features_string,
+    .fault_pc = HOST_FAULT_PC,
+    .crash_registers = HOST_CRASH_REGISTERS,
 };

@@ -1,5 +1,5 @@
 /*
- * stubs/x86_64/assembler_x86_64.c — the x86-64 instruction encoder
+ * cpu/x86_64/assembler_x86_64.c — the x86-64 instruction encoder
  * (HotSpot's cpu/x86/assembler_x86.cpp).
  *
  * An instruction is built in a small buffer (insn): prefix, opcode, the r/m

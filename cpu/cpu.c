@@ -1,5 +1,5 @@
 /*
- * stubs/cpu.c — CPU detection, the CPU-independent part: dispatch over the
+ * cpu/cpu.c — CPU detection, the CPU-independent part: dispatch over the
  * architectures (aarch64/, x86_64/), the /proc/cpuinfo line reader both
  * parsers use, the catalog listing, and the HotSpot-style print.
  */
