@@ -15,6 +15,7 @@
 #include "codecache.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -99,10 +100,94 @@ bool codecache_seal(codecache *cc, bool executable, char *err, size_t errlen)
     return true;
 }
 
+bool codecache_init_segments(codecache *cc, size_t capacity, int max_marks, char *err, size_t errlen)
+{
+    memset(cc, 0, sizeof *cc);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (capacity == 0 || max_marks <= 0) {
+        snprintf(err, errlen, "an empty code cache");
+        return false;
+    }
+    if (capacity > SIZE_MAX - page) {
+        snprintf(err, errlen, "a code cache of %zu bytes: too large", capacity);
+        return false;
+    }
+    size_t mapped = align_up(capacity, page);
+    void *p = mmap(NULL, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        snprintf(err, errlen, "cannot reserve a code cache of %zu bytes: %s", capacity, strerror(errno));
+        return false;
+    }
+    cc->marks = calloc((size_t)max_marks, sizeof *cc->marks);
+    if (!cc->marks) {
+        munmap(p, mapped);
+        snprintf(err, errlen, "no memory for %d code cache marks", max_marks);
+        return false;
+    }
+    cc->base = p;
+    cc->mapped = mapped;
+    cc->capacity = mapped;
+    cc->max_marks = max_marks;
+    cc->page = page;
+    cc->segment_start = SIZE_MAX;
+    cc->state = CODECACHE_EXECUTABLE; /* what it holds may run; the open segment alone is writable */
+    return true;
+}
+
+void *codecache_begin_segment(codecache *cc, size_t size, char *err, size_t errlen)
+{
+    if (!cc->marks || cc->segment_start != SIZE_MAX) {
+        snprintf(err, errlen, "%s", !cc->marks ? "not a segmented code cache" : "a segment is already open");
+        return NULL;
+    }
+    size_t at = cc->used, pages = align_up(size ? size : 1, cc->page);
+    if (cc->nmarks == cc->max_marks || pages > cc->capacity - at) {
+        snprintf(err, errlen, "the code cache is full (%zu of %zu bytes used, %d segments)", at, cc->capacity,
+                 (int)cc->nmarks);
+        return NULL;
+    }
+    if (mprotect(cc->base + at, pages, PROT_READ | PROT_WRITE) != 0) {
+        snprintf(err, errlen, "cannot make a code cache segment writable: %s", strerror(errno));
+        return NULL;
+    }
+    cc->segment_start = at;
+    cc->used = at + pages; /* taken, whatever the outcome */
+    return cc->base + at;
+}
+
+const stub_mark *codecache_end_segment(codecache *cc, const char *name, size_t entry_offset, size_t size,
+                                       char *err, size_t errlen)
+{
+    if (cc->segment_start == SIZE_MAX) {
+        snprintf(err, errlen, "no segment is open");
+        return NULL;
+    }
+    uint8_t *start = cc->base + cc->segment_start;
+    size_t pages = cc->used - cc->segment_start;
+    cc->segment_start = SIZE_MAX;
+    if (size == 0 || size > pages || entry_offset >= size) {
+        mprotect(start, pages, PROT_NONE);
+        snprintf(err, errlen, "a segment of %zu bytes (entry at %zu) in %zu bytes of room", size, entry_offset,
+                 pages);
+        return NULL;
+    }
+    __builtin___clear_cache((char *)start, (char *)start + size);
+    if (mprotect(start, pages, PROT_READ | PROT_EXEC) != 0) {
+        mprotect(start, pages, PROT_NONE);
+        snprintf(err, errlen, "cannot make a code cache segment executable: %s", strerror(errno));
+        return NULL;
+    }
+    stub_mark *m = &cc->marks[cc->nmarks];
+    *m = (stub_mark){.name = name, .variant = NULL, .start = start, .entry = start + entry_offset, .end = start + size};
+    __atomic_store_n(&cc->nmarks, cc->nmarks + 1, __ATOMIC_RELEASE); /* the mark is complete */
+    return m;
+}
+
 void codecache_release(codecache *cc)
 {
     if (cc->base)
         munmap(cc->base, cc->mapped);
+    free(cc->marks);
     memset(cc, 0, sizeof *cc);
 }
 
@@ -112,6 +197,12 @@ const stub_mark *codecache_find(const codecache *cc, const void *pc)
     uintptr_t p = (uintptr_t)pc;
     for (int i = 0; i < cc->nstubs; i++) {
         const stub_mark *m = &cc->stubs[i];
+        if (p >= (uintptr_t)m->start && p < (uintptr_t)m->end)
+            return m;
+    }
+    int n = __atomic_load_n(&cc->nmarks, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
+        const stub_mark *m = &cc->marks[i];
         if (p >= (uintptr_t)m->start && p < (uintptr_t)m->end)
             return m;
     }

@@ -60,6 +60,14 @@ typedef struct codecache {
     codecache_state state;
     int nstubs;
     stub_mark stubs[CODECACHE_MAX_STUBS];
+    /* a segmented cache (codecache_init_segments) only: the code added after start-up, one
+       segment at a time (compiled methods). marks[0, nmarks) are complete: a mark is written
+       before nmarks counts it, so the crash handler may read them at any time. */
+    stub_mark *marks;
+    int max_marks;
+    volatile int nmarks;
+    size_t page;          /* segments are whole pages: each is writable, then executable */
+    size_t segment_start; /* the open segment's offset (codecache_begin_segment), or SIZE_MAX */
 } codecache;
 
 /* Map capacity bytes read-write. False (cc unmapped, why in err) when
@@ -81,10 +89,32 @@ const stub_mark *codecache_end_stub(codecache *cc, const char *name, const char 
    when mprotect fails; the cache is then unusable and should be released. */
 bool codecache_seal(codecache *cc, bool executable, char *err, size_t errlen);
 
+/*
+ * A segmented cache: code added after start-up (compiled methods), W^X per segment. The
+ * capacity is reserved inaccessible (PROT_NONE); each segment is whole pages of it:
+ *
+ *   codecache_begin_segment  the next pages, made PROT_READ|PROT_WRITE, size bytes at least
+ *   codecache_end_segment    the mark recorded (name, bounds, entry), the pages flushed and
+ *                            made PROT_READ|PROT_EXEC: never writable again
+ *
+ * At most max_marks segments. False (why in err) when capacity is 0 or the reservation fails.
+ */
+bool codecache_init_segments(codecache *cc, size_t capacity, int max_marks, char *err, size_t errlen);
+
+/* The next segment, writable, of at least size bytes; NULL (why in err) when the cache is
+   full, has a segment open, or mprotect fails. */
+void *codecache_begin_segment(codecache *cc, size_t size, char *err, size_t errlen);
+
+/* Close the open segment: size bytes of code at its start, callers enter at entry_offset;
+   name must outlive the cache. NULL (why in err) when size passes what was asked for, the
+   marks are all used, or mprotect fails: then the segment is inaccessible, never run. */
+const stub_mark *codecache_end_segment(codecache *cc, const char *name, size_t entry_offset, size_t size,
+                                       char *err, size_t errlen);
+
 /* Unmap (the marks go with it). Safe on an unmapped cache. */
 void codecache_release(codecache *cc);
 
-/* The stub whose [start, end) holds pc, or NULL. Async-signal-safe. */
+/* The stub or segment whose [start, end) holds pc, or NULL. Async-signal-safe. */
 const stub_mark *codecache_find(const codecache *cc, const void *pc);
 
 /* How an architecture's code is printed (codecache_print, the compiler's PrintAssembly). */

@@ -18,9 +18,12 @@
 static const int crash_signals[] = {SIGILL, SIGSEGV, SIGBUS};
 #define NSIGNALS (sizeof crash_signals / sizeof crash_signals[0])
 
-/* Part of the stub table's start-up state: set by the first install, then only read. */
+/* Part of the code cache's state: set by the first install (and a watch for the compiled code's
+   cache), then only read. */
+#define CRASH_MAX_CACHES 4
 static struct {
     const codecache *cache;
+    const codecache *watched[CRASH_MAX_CACHES]; /* caches of code added after start-up */
     const cpu_arch_ops *host; /* reads the signal context */
     bool installed;
     struct sigaction previous[NSIGNALS]; /* what a fault outside the stubs gets */
@@ -88,11 +91,17 @@ size_t crash_format(char *buf, size_t len, int sig, const stub_mark *m, uintptr_
     put_str(&l, signal_name(sig));
     put_str(&l, " (");
     put_hex(&l, (uintptr_t)sig, 1);
-    put_str(&l, ") in stub ");
-    put_str(&l, m->name);
-    put_str(&l, " (");
-    put_str(&l, m->variant);
-    put_str(&l, ") at offset ");
+    if (m->variant) {
+        put_str(&l, ") in stub ");
+        put_str(&l, m->name);
+        put_str(&l, " (");
+        put_str(&l, m->variant);
+        put_str(&l, ") at offset ");
+    } else {
+        put_str(&l, ") in compiled method ");
+        put_str(&l, m->name);
+        put_str(&l, " at offset ");
+    }
     put_hex(&l, pc - (uintptr_t)m->start, 4);
     put_str(&l, ", pc=");
     put_hex(&l, pc, 16);
@@ -116,6 +125,9 @@ static void crash_handler(int sig, siginfo_t *info, void *context)
     int saved_errno = errno;
     uintptr_t pc = crash.host->fault_pc(context);
     const stub_mark *m = crash.cache ? codecache_find(crash.cache, (const void *)pc) : NULL;
+    for (int c = 0; !m && c < CRASH_MAX_CACHES; c++)
+        if (__atomic_load_n(&crash.watched[c], __ATOMIC_ACQUIRE))
+            m = codecache_find(crash.watched[c], (const void *)pc);
     if (m) {
         char msg[2048];
         size_t n = crash_format(msg, sizeof msg, sig, m, pc);
@@ -164,4 +176,24 @@ bool crash_handler_install(const codecache *cc, const cpu_arch_ops *host)
     }
     crash.installed = true;
     return true;
+}
+
+bool crash_handler_watch(const codecache *cc)
+{
+    if (!crash.installed)
+        return false;
+    for (int c = 0; c < CRASH_MAX_CACHES; c++) {
+        const codecache *none = NULL;
+        if (__atomic_compare_exchange_n(&crash.watched[c], &none, cc, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+            return true;
+    }
+    return false;
+}
+
+void crash_handler_unwatch(const codecache *cc)
+{
+    for (int c = 0; c < CRASH_MAX_CACHES; c++) {
+        const codecache *was = cc;
+        __atomic_compare_exchange_n(&crash.watched[c], &was, NULL, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+    }
 }

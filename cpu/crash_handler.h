@@ -8,7 +8,8 @@
  *   # minivm: SIGILL (0x4) in stub sha3_implCompress (simd) at offset 0x0124, pc=0x0000ffff8c4e7b24
  *
  * (the offset is from the stub's start, as -XX:+PrintStubCode numbers its
- * lines), then the registers of the signal context ("#   x0=0x... x1=..."),
+ * lines; in a compiled method of a watched cache "in compiled method Module::name at
+ * offset ..."), then the registers of the signal context ("#   x0=0x... x1=..."),
  * and the VM ends as HotSpot's fatal error handler does: abort(),
  * exit status 134 in a shell. A fault anywhere else behaves exactly as
  * without the handler: the previous action is restored and the signal is
@@ -34,5 +35,11 @@ bool crash_handler_install(const codecache *cc, const cpu_arch_ops *host);
 /* The line above, for signal sig at pc in m, NUL-terminated, '\n' included
    (truncated to len). Async-signal-safe (no stdio). Returns its length. */
 size_t crash_format(char *buf, size_t len, int sig, const stub_mark *m, uintptr_t pc);
+
+/* Also attribute faults to cc's segments (a segmented cache: compiled methods), "in compiled
+   method NAME at offset ...", until crash_handler_unwatch(cc), which must come before cc is
+   released. False when no handler is installed or CRASH_MAX_CACHES (4) caches are watched. */
+bool crash_handler_watch(const codecache *cc);
+void crash_handler_unwatch(const codecache *cc);
 
 #endif

@@ -187,6 +187,55 @@ static void hand_encoded_function_runs_from_the_cache(void **state)
     codecache_release(&cc);
 }
 
+/* A segmented cache (compiled methods, added after start-up): each segment is writable while it
+   is written, then executable, never both; what is not a segment is inaccessible. */
+static void segments_are_writable_then_executable_never_both(void **state)
+{
+    (void)state;
+    codecache cc;
+    char err[256];
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    assert_true(codecache_init_segments(&cc, 4 * page, 3, err, sizeof err));
+    assert_string_equal(maps_perms(cc.base), "---p");
+    uint8_t *first = codecache_begin_segment(&cc, 10, err, sizeof err);
+    assert_ptr_equal(first, cc.base);
+    assert_string_equal(maps_perms(first), "rw-p");
+    assert_string_equal(maps_perms(first + page), "---p");
+    assert_null(codecache_begin_segment(&cc, 10, err, sizeof err)); /* one open at a time */
+    assert_string_equal(err, "a segment is already open");
+    size_t n = write_host_code(first, page, RETURN_42, NULL);
+    const stub_mark *m = codecache_end_segment(&cc, "T::f", 0, n, err, sizeof err);
+    assert_non_null(m);
+    assert_string_equal(maps_perms(first), "r-xp");
+    assert_int_equal(as_function(m->entry)(), 42);
+    assert_ptr_equal(codecache_find(&cc, first + n - 1), m);
+    assert_null(codecache_find(&cc, first + n));
+    /* a second segment takes whole pages after the first: two here */
+    uint8_t *second = codecache_begin_segment(&cc, page + 1, err, sizeof err);
+    assert_ptr_equal(second, first + page);
+    assert_string_equal(maps_perms(second + page), "rw-p");
+    assert_string_equal(maps_perms(first), "r-xp");
+    /* more than was asked for: refused, and the pages never run */
+    assert_null(codecache_end_segment(&cc, "T::g", 0, 3 * page, err, sizeof err));
+    assert_string_equal(maps_perms(second), "---p");
+    /* one page left: a segment of two does not fit */
+    assert_null(codecache_begin_segment(&cc, 2 * page, err, sizeof err));
+    assert_non_null(strstr(err, "the code cache is full"));
+    uint8_t *third = codecache_begin_segment(&cc, 1, err, sizeof err);
+    assert_non_null(third);
+    n = write_host_code(third, page, RETURN_42, NULL);
+    assert_non_null(codecache_end_segment(&cc, "T::h", 0, n, err, sizeof err));
+    assert_int_equal(cc.nmarks, 2);
+    codecache_release(&cc);
+    /* the marks run out before the pages */
+    assert_true(codecache_init_segments(&cc, 4 * page, 1, err, sizeof err));
+    assert_non_null(codecache_begin_segment(&cc, 1, err, sizeof err));
+    assert_non_null(codecache_end_segment(&cc, "T::f", 0, 1, err, sizeof err));
+    assert_null(codecache_begin_segment(&cc, 1, err, sizeof err));
+    codecache_release(&cc);
+    assert_false(codecache_init_segments(&cc, 0, 1, err, sizeof err));
+}
+
 /* ---- 2. Stub marks ------------------------------------------------------------------------------ */
 
 static void stub_marks_and_lookup_by_pc(void **state)
@@ -327,6 +376,42 @@ static void call_first_stub(void *arg)
     set_default_actions();
     install_crash_handler(cc);
     call_stub((void *)(uintptr_t)cc->stubs[0].entry);
+}
+
+/* A child's body: the crash handler over an empty stub cache, watching the segmented cache arg,
+   whose first segment is then called. */
+static void call_first_segment(void *arg)
+{
+    const codecache *cc = arg;
+    static codecache stubs; /* lives as long as the process: the handler reads it */
+    char err[256];
+    set_default_actions();
+    if (!codecache_init(&stubs, 4096, err, sizeof err))
+        _exit(97);
+    install_crash_handler(&stubs);
+    if (!crash_handler_watch(cc))
+        _exit(96);
+    call_stub((void *)(uintptr_t)cc->marks[0].entry);
+}
+
+static void crash_in_a_compiled_method_names_it(void **state)
+{
+    (void)state;
+    codecache cc;
+    char err[256];
+    assert_true(codecache_init_segments(&cc, 1 << 16, 4, err, sizeof err));
+    uint8_t *code = codecache_begin_segment(&cc, 16, err, sizeof err);
+    assert_non_null(code);
+    size_t fault_offset;
+    size_t n = write_host_code(code, 16, FAULT_AFTER_ONE, &fault_offset);
+    assert_non_null(codecache_end_segment(&cc, "T::f", 0, n, err, sizeof err));
+    child_result r = in_child(call_first_segment, &cc);
+    expect_signal(&r, SIGABRT);
+    char want[256];
+    snprintf(want, sizeof want, "# minivm: SIGILL (0x4) in compiled method T::f at offset 0x%04zx, pc=0x%016" PRIxPTR "\n",
+             fault_offset, (uintptr_t)code + fault_offset);
+    tu_expect_text("stderr", r.err, TU_PREFIX, want);
+    codecache_release(&cc);
 }
 
 static void crash_in_a_stub_prints_its_line_and_registers_and_aborts(void **state)
@@ -871,9 +956,11 @@ int main(void)
     const struct CMUnitTest cache[] = {
         cmocka_unit_test(code_cache_is_never_writable_and_executable),
         cmocka_unit_test(hand_encoded_function_runs_from_the_cache),
+        cmocka_unit_test(segments_are_writable_then_executable_never_both),
         cmocka_unit_test(stub_marks_and_lookup_by_pc),
         cmocka_unit_test(stub_marks_run_out),
         cmocka_unit_test(crash_in_a_stub_prints_its_line_and_registers_and_aborts),
+        cmocka_unit_test(crash_in_a_compiled_method_names_it),
         cmocka_unit_test(faults_outside_stubs_reach_the_previous_action),
         cmocka_unit_test(crash_line_format),
     };
