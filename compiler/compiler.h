@@ -1,0 +1,31 @@
+/*
+ * compiler/compiler.h — the compiler tier's shared part (docs/compiler.md): what every
+ * architecture's templates need to know about a method's bytecode, free of any architecture.
+ *
+ * Compiled code works on the interpreter's frames, and the interpreter's loop enters it only
+ * at a few bytecode indices: a method's first instruction (a call), the instruction after a
+ * call (a return into a compiled caller), and a jump's target (a loop's back-edge: on-stack
+ * replacement at the loop head, with the frame unchanged). Each needs a machine address; no
+ * other instruction does.
+ */
+#ifndef MINIVM_COMPILER_H
+#define MINIVM_COMPILER_H
+
+#include <stdint.h>
+
+#include "vm.h"
+
+/* Why compiled code may be entered before an instruction word (bits; 0: never). */
+enum {
+    JIT_ENTRY_METHOD = 1u, /* the method's first word: its callers enter here */
+    JIT_ENTRY_TARGET = 2u, /* a jump's target: the interpreter's back-edges enter here */
+    JIT_ENTRY_RETURN = 4u, /* the word after a call: a callee's return enters here */
+};
+
+/* For each of m's m->ncode instruction words, JIT_ENTRY_* bits into kinds[]. The JMP word
+   after a conditional belongs to the conditional (vm/opcodes.h): it is never a target, and
+   the conditional's fall-through (two words on) is one only if something jumps there.
+   m is verified: every jump lands inside it. Returns how many words have an entry. */
+uint32_t jit_entry_points(const vm_method *m, uint8_t *kinds);
+
+#endif /* MINIVM_COMPILER_H */
