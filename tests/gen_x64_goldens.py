@@ -29,7 +29,8 @@ Where llvm-mc has two encodings for one text, the goldens follow what minivm
 is specified to emit: mov_ri's text is the encoding minivm chooses (mov r32,
 mov r64 with a simm32, movabs), so the bytes are checked, not the choice; and
 test_ri_32 leaves out eax, which llvm-mc encodes with its short form A9 while
-the header promises F7 /0 (tests/test_x64_encoder.c checks eax itself).
+the header promises F7 /0 (tests/test_x64_encoder.c checks eax itself); test_ri,
+the 64-bit form, follows llvm-mc (REX.W A9 id for rax) and takes every register.
 
 Regenerate: tests/gen_x64_goldens.py > tests/data/x64_goldens.txt (the command line, its
 live mode included, is tests/golden_gen.py's).
@@ -717,6 +718,88 @@ def _(g):
 def _(g):
     m, s, imm = g.mem('m'), g.xmm('s'), g.imm(0, 3)
     return m + [s, imm], 'pextrd %s, xmm%d, %d' % (mem_text(m, 'dword'), s, imm)
+
+
+# A baseline JIT's integer forms: multiply and divide, shifts by cl, widening loads, byte
+# stores, setcc/cmovcc, indirect calls and jumps. Last, so the earlier forms' random operands
+# stay as they were.
+
+GPR8 = ['al', 'cl', 'dl', 'bl', 'spl', 'bpl', 'sil', 'dil',
+        'r8b', 'r9b', 'r10b', 'r11b', 'r12b', 'r13b', 'r14b', 'r15b']   # 4..7 need a REX
+
+reg_reg_form('imul_rr', 'imul', GPR64, GPR64)
+reg_mem_form('imul_rm', 'imul', 'qword', GPR64)
+
+
+@form('imul_rri')
+def _(g):
+    d, s, imm = g.gpr('d'), g.gpr('s'), imm32(g)
+    return [d, s, imm], 'imul %s, %s, %d' % (GPR64[d], GPR64[s], imm)
+
+
+FORMS['cqo'] = (lambda g: ([], 'cqo'), 0)
+reg_form('idiv', 'idiv', GPR64)
+reg_form('neg', 'neg', GPR64)
+
+
+@form('shift_rcl', 2)
+def _(g):
+    op, r = g.deck('op', sorted(SHIFT)), g.gpr('r')
+    return [op, r], '%s %s, cl' % (SHIFT[op], GPR64[r])
+
+
+@form('shift_rcl_32', 2)
+def _(g):
+    op, r = g.deck('op', sorted(SHIFT)), g.gpr('r')
+    return [op, r], '%s %s, cl' % (SHIFT[op], GPR32[r])
+
+
+reg_mem_form('movsxb_rm', 'movsx', 'byte', GPR64)
+reg_mem_form('movsxd_rm', 'movsxd', 'dword', GPR64)
+reg_reg_form('movsxd_rr', 'movsxd', GPR64, GPR32)
+reg_mem_form('movzxb_rm_32', 'movzx', 'byte', GPR32)
+mem_reg_form('mov_mr_8', 'mov', 'byte', GPR8)
+reg_form('bswap', 'bswap', GPR64)
+reg_form('bswap_32', 'bswap', GPR32)
+
+
+@form('mov_mi')
+def _(g):
+    m, imm = g.mem('m'), imm32(g)
+    return m + [imm], 'mov %s, %d' % (mem_text(m, 'qword'), imm)
+
+
+@form('test_ri')
+def _(g):
+    a, imm = g.gpr('a'), imm32(g)   # rax included: A9 id, as llvm-mc
+    return [a, imm], 'test %s, %d' % (GPR64[a], imm)
+
+
+reg_form('jmp_r', 'jmp', GPR64)
+
+
+@form('jmp_m')
+def _(g):
+    m = g.mem('m')
+    return m, 'jmp %s' % mem_text(m, 'qword')
+
+
+@form('call_m')
+def _(g):
+    m = g.mem('m')
+    return m, 'call %s' % mem_text(m, 'qword')
+
+
+@form('setcc', 2)
+def _(g):
+    c, r = g.deck('c', range(16)), g.gpr('r')
+    return [c, r], 'set%s %s' % (COND[c], GPR8[r])
+
+
+@form('cmovcc', 2)
+def _(g):
+    c, d, s = g.deck('c', range(16)), g.gpr('d'), g.gpr('s')
+    return [c, d, s], 'cmov%s %s, %s' % (COND[c], GPR64[d], GPR64[s])
 
 
 # ---- assembling ----------------------------------------------------------------

@@ -174,7 +174,29 @@ static void pad(x64_asm *as, int64_t n)
     X(sse_rm,           6,  x64_sse_rm(as, (x64_sseop)a[0], V(1), M(2)))                     \
     X(sse_rri,          4,  x64_sse_rri(as, (x64_sseop_i)a[0], V(1), V(2), I(3)))            \
     X(pinsrd_m,         6,  x64_pinsrd_m(as, V(0), M(1), I(5)))                              \
-    X(pextrd_m,         6,  x64_pextrd_m(as, M(0), V(4), I(5)))
+    X(pextrd_m,         6,  x64_pextrd_m(as, M(0), V(4), I(5)))                              \
+    X(imul_rr,          2,  x64_imul_rr(as, R(0), R(1)))                                     \
+    X(imul_rm,          5,  x64_imul_rm(as, R(0), M(1)))                                     \
+    X(imul_rri,         3,  x64_imul_rri(as, R(0), R(1), I32(2)))                            \
+    X(cqo,              0,  x64_cqo(as))                                                     \
+    X(idiv,             1,  x64_idiv(as, R(0)))                                              \
+    X(neg,              1,  x64_neg(as, R(0)))                                               \
+    X(shift_rcl,        2,  x64_shift_rcl(as, (x64_shift)a[0], R(1)))                        \
+    X(shift_rcl_32,     2,  x64_shift_rcl_32(as, (x64_shift)a[0], R(1)))                     \
+    X(movsxb_rm,        5,  x64_movsxb_rm(as, R(0), M(1)))                                   \
+    X(movsxd_rm,        5,  x64_movsxd_rm(as, R(0), M(1)))                                   \
+    X(movsxd_rr,        2,  x64_movsxd_rr(as, R(0), R(1)))                                   \
+    X(movzxb_rm_32,     5,  x64_movzxb_rm_32(as, R(0), M(1)))                                \
+    X(mov_mr_8,         5,  x64_mov_mr_8(as, M(0), R(4)))                                    \
+    X(bswap,            1,  x64_bswap(as, R(0)))                                             \
+    X(bswap_32,         1,  x64_bswap_32(as, R(0)))                                          \
+    X(mov_mi,           5,  x64_mov_mi(as, M(0), I32(4)))                                    \
+    X(test_ri,          2,  x64_test_ri(as, R(0), I32(1)))                                   \
+    X(jmp_r,            1,  x64_jmp_r(as, R(0)))                                             \
+    X(jmp_m,            4,  x64_jmp_m(as, M(0)))                                             \
+    X(call_m,           4,  x64_call_m(as, M(0)))                                            \
+    X(setcc,            2,  x64_setcc(as, (x64_cond)a[0], R(1)))                             \
+    X(cmovcc,           3,  x64_cmovcc(as, (x64_cond)a[0], R(1), R(2)))
 
 #define ENCODER(name, nargs, call)                                    \
     static void enc_##name(x64_asm *as, const int64_t *a, span *s)    \
@@ -434,6 +456,27 @@ static void test_refusals(void **state)
     REFUSED(x64_sse_rr(as, (x64_sseop)9, X64_XMM0, X64_XMM1), "sse_rr: op 9 is not an x64_sseop")
     REFUSED(x64_sse_rri(as, (x64_sseop_i)4, X64_XMM0, X64_XMM1, 0), "sse_rri: op 4 is not an x64_sseop_i")
     REFUSED(x64_jcc(as, (x64_cond)16, &lbl), "jcc: condition 16 is not an x64_cond")
+    REFUSED(x64_setcc(as, (x64_cond)16, X64_RAX), "setcc: condition 16 is not an x64_cond")
+    REFUSED(x64_cmovcc(as, (x64_cond)-1, X64_RAX, X64_RCX), "cmovcc: condition -1 is not an x64_cond")
+    REFUSED(x64_shift_rcl(as, (x64_shift)3, X64_RAX), "shift_rcl: op 3 is not rol, ror, shl, shr or sar")
+    REFUSED(x64_shift_rcl_32(as, (x64_shift)8, X64_RAX), "shift_rcl_32: op 8 is not rol")
+    /* the baseline JIT's integer forms: operands checked as everywhere */
+    REFUSED(x64_imul_rr(as, X64_RAX, (x64_reg)16), "imul_rr: src: 16 is not a general register")
+    REFUSED(x64_imul_rri(as, (x64_reg)16, X64_RAX, 3), "imul_rri: dst: 16 is not a general register")
+    REFUSED(x64_imul_rm(as, X64_RAX, x64_at_index(X64_RBX, X64_RSP, 1, 0)), "imul_rm: src: index rsp")
+    REFUSED(x64_idiv(as, (x64_reg)-1), "idiv: r: -1 is not a general register")
+    REFUSED(x64_neg(as, (x64_reg)16), "neg: r: 16 is not a general register")
+    REFUSED(x64_movsxb_rm(as, X64_RAX, x64_at_index(X64_RBX, X64_RCX, 3, 0)), "movsxb_rm: src: scale 3")
+    REFUSED(x64_movsxd_rr(as, X64_RAX, (x64_reg)16), "movsxd_rr: src: 16 is not a general register")
+    REFUSED(x64_movzxb_rm_32(as, X64_RAX, x64_at(X64_NOREG, 0)), "movzxb_rm_32: src: base -1")
+    REFUSED(x64_mov_mr_8(as, m, (x64_reg)16), "mov_mr_8: src: 16 is not a general register")
+    REFUSED(x64_mov_mi(as, x64_at_index(X64_RAX, X64_RSP, 2, 8), 1), "mov_mi: dst: index rsp")
+    REFUSED(x64_bswap(as, (x64_reg)16), "bswap: r: 16 is not a general register")
+    REFUSED(x64_test_ri(as, (x64_reg)16, 1), "test_ri: a: 16 is not a general register")
+    REFUSED(x64_jmp_r(as, (x64_reg)16), "jmp_r: r: 16 is not a general register")
+    REFUSED(x64_call_m(as, x64_at_index(X64_RAX, X64_RSP, 1, 0)), "call_m: m: index rsp")
+    REFUSED(x64_jmp_m(as, x64_at_index(X64_RAX, X64_RCX, 5, 0)), "jmp_m: m: scale 5")
+    REFUSED(x64_setcc(as, X64_E, (x64_reg)16), "setcc: r: 16 is not a general register")
     /* rip-relative: the target within 2 GiB */
     REFUSED(x64_lea_rip(as, X64_RAX, (size_t)1 << 32), "lea_rip: target 4294967296 is beyond rip")
     ACCEPTED(x64_lea_rip(as, X64_RAX, (size_t)INT32_MAX + 7))

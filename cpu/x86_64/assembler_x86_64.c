@@ -308,22 +308,40 @@ static void emit_rm(insn *i, int reg, const operand *o, int n)
 /* ---- prefixes ------------------------------------------------------------ */
 
 /* REX 0100WRXB (SDM 2.2.1), only when one of its bits is needed: W for
- * 64-bit operands, R/X/B for r8..r15 in the reg field, index, base or r/m. */
-static void rex(insn *i, int w, int reg, const operand *o)
+ * 64-bit operands, R/X/B for r8..r15 in the reg field, index, base or r/m;
+ * or when force is set (a byte register spl, bpl, sil or dil: legacy_byte). */
+static void rex_prefix(insn *i, int w, int reg, const operand *o, bool force)
 {
     int bits = w << 3 | ((reg >> 3) & 1) << 2 | rm_x(o) << 1 | rm_b(o);
-    if (bits)
+    if (bits || force)
         emit1(i, 0x40 | bits);
 }
 
-/* A legacy instruction: REX, opcode (0x0fxx for two bytes), r/m side. */
-static void legacy(insn *i, int w, unsigned opcode, int reg, const operand *o)
+static void rex(insn *i, int w, int reg, const operand *o) { rex_prefix(i, w, reg, o, false); }
+
+/* The opcode (0x0fxx for two bytes) and the r/m side. */
+static void opcode_rm(insn *i, unsigned opcode, int reg, const operand *o)
 {
-    rex(i, w, reg, o);
     if (opcode > 0xff)
         emit1(i, opcode >> 8);
     emit1(i, opcode & 0xff);
     emit_rm(i, reg, o, 1);
+}
+
+/* A legacy instruction: REX, opcode, r/m side. */
+static void legacy(insn *i, int w, unsigned opcode, int reg, const operand *o)
+{
+    rex(i, w, reg, o);
+    opcode_rm(i, opcode, reg, o);
+}
+
+/* A legacy instruction on a byte register, byte_reg (the reg field's or the r/m register's
+ * number; -1: none): 4..7 name spl, bpl, sil and dil only under a REX (without one they are
+ * ah, ch, dh and bh), so those get a REX (0x40) even when none of its bits is set (SDM 3.4.1.1). */
+static void legacy_byte(insn *i, unsigned opcode, int reg, const operand *o, int byte_reg)
+{
+    rex_prefix(i, 0, reg, o, byte_reg >= 4 && byte_reg <= 7);
+    opcode_rm(i, opcode, reg, o);
 }
 
 /* The opcode of a VEX or EVEX instruction: the implied legacy prefix (pp),
@@ -406,19 +424,46 @@ INSN(mov_mr,    1, x64_mem, RM_MEM)
 INSN(mov_mr_32, 0, x64_mem, RM_MEM)
 #undef INSN
 
-/* reg <- memory: mov 8B, lea 8D */
-#define INSN(NAME, W, OPCODE)                                                               \
-    void x64_##NAME(x64_asm *as, x64_reg dst, x64_mem src)                                  \
+/* reg <- r/m (dst in reg, src in r/m): mov 8B, lea 8D, imul 0F AF, movsxd 63 (r64 <- r/m32),
+ * movsx 0F BE (REX.W: r64 <- m8), movzx 0F B6 (r32 <- m8; the upper half zeroed) */
+#define INSN(NAME, W, OPCODE, SRC_T, RM)                                                    \
+    void x64_##NAME(x64_asm *as, x64_reg dst, SRC_T src)                                    \
     {                                                                                       \
         BEGIN(#NAME);                                                                       \
-        operand o = MEM(src);                                                               \
+        operand o = RM(src);                                                                \
         legacy(&i, W, OPCODE, GPR(dst), &o);                                                \
         END();                                                                              \
     }
-INSN(mov_rm,    1, 0x8b)
-INSN(mov_rm_32, 0, 0x8b)
-INSN(lea,       1, 0x8d)
+INSN(mov_rm,       1, 0x8b,   x64_mem, RM_MEM)
+INSN(mov_rm_32,    0, 0x8b,   x64_mem, RM_MEM)
+INSN(lea,          1, 0x8d,   x64_mem, RM_MEM)
+INSN(imul_rr,      1, 0x0faf, x64_reg, RM_GPR)
+INSN(imul_rm,      1, 0x0faf, x64_mem, RM_MEM)
+INSN(movsxd_rr,    1, 0x63,   x64_reg, RM_GPR)
+INSN(movsxd_rm,    1, 0x63,   x64_mem, RM_MEM)
+INSN(movsxb_rm,    1, 0x0fbe, x64_mem, RM_MEM)
+INSN(movzxb_rm_32, 0, 0x0fb6, x64_mem, RM_MEM)
 #undef INSN
+
+/* mov byte [dst], src8: 88 /r (a REX for spl, bpl, sil, dil: legacy_byte) */
+void x64_mov_mr_8(x64_asm *as, x64_mem dst, x64_reg src)
+{
+    BEGIN("mov_mr_8");
+    operand o = MEM(dst);
+    int s = GPR(src);
+    legacy_byte(&i, 0x88, s, &o, s);
+    END();
+}
+
+/* mov qword [dst], simm32: REX.W C7 /0 id (sign-extended) */
+void x64_mov_mi(x64_asm *as, x64_mem dst, int32_t imm)
+{
+    BEGIN("mov_mi");
+    operand o = MEM(dst);
+    legacy(&i, 1, 0xc7, 0, &o);
+    emit4(&i, (uint32_t)imm);
+    END();
+}
 
 /* The shortest of: B8+r imm32 (writes the low half, zeroes the upper),
  * REX.W C7 /0 simm32 (sign-extended), REX.W B8+r imm64 (movabs). */
@@ -554,38 +599,71 @@ void x64_test_ri_32(x64_asm *as, x64_reg a, int32_t imm)
     END();
 }
 
-/* not r/m64: F7 /2 */
-#define INSN(NAME, W)                                                                       \
-    void x64_##NAME(x64_asm *as, x64_reg r)                                                 \
-    {                                                                                       \
-        BEGIN(#NAME);                                                                       \
-        operand o = reg_operand(GPR(r));                                                    \
-        legacy(&i, W, 0xf7, 2, &o);                                                         \
-        END();                                                                              \
-    }
-INSN(not,    1)
-INSN(not_32, 0)
-#undef INSN
-
-void x64_not_m(x64_asm *as, x64_mem m)
+/* test r64, imm32: REX.W A9 id for rax, else REX.W F7 /0 id (llvm-mc's choice; unlike
+ * test_ri_32, whose header promises F7 /0 for eax too). No sign-extended imm8 form exists. */
+void x64_test_ri(x64_asm *as, x64_reg a, int32_t imm)
 {
-    BEGIN("not_m");
-    operand o = MEM(m);
-    legacy(&i, 1, 0xf7, 2, &o);
+    BEGIN("test_ri");
+    operand o = reg_operand(GPR(a));
+    if (o.reg == X64_RAX) {
+        rex(&i, 1, 0, &o);
+        emit1(&i, 0xa9);
+    } else {
+        legacy(&i, 1, 0xf7, 0, &o);
+    }
+    emit4(&i, (uint32_t)imm);
     END();
 }
 
-/* shift r/m by imm: D1 /op for 1, C1 /op ib otherwise; x64_shift is the /digit.
+/* The F7 group, one operand: not /2, neg /3, idiv /7 (rdx:rax / r/m64: quotient in rax,
+ * remainder in rdx) */
+#define INSN(NAME, W, DIGIT, T, ARG, RM)                                                    \
+    void x64_##NAME(x64_asm *as, T ARG)                                                     \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        operand o = RM(ARG);                                                                \
+        legacy(&i, W, 0xf7, DIGIT, &o);                                                     \
+        END();                                                                              \
+    }
+INSN(not,    1, 2, x64_reg, r, RM_GPR)
+INSN(not_32, 0, 2, x64_reg, r, RM_GPR)
+INSN(not_m,  1, 2, x64_mem, m, RM_MEM)
+INSN(neg,    1, 3, x64_reg, r, RM_GPR)
+INSN(idiv,   1, 7, x64_reg, r, RM_GPR)
+#undef INSN
+
+/* imul dst, src, simm32: REX.W 6B /r ib when imm fits in 8 bits, else REX.W 69 /r id */
+void x64_imul_rri(x64_asm *as, x64_reg dst, x64_reg src, int32_t imm)
+{
+    BEGIN("imul_rri");
+    operand o = RM_GPR(src);
+    bool imm8 = imm >= -128 && imm <= 127;
+    legacy(&i, 1, imm8 ? 0x6b : 0x69, GPR(dst), &o);
+    if (imm8)
+        emit1(&i, (uint8_t)imm);
+    else
+        emit4(&i, (uint32_t)imm);
+    END();
+}
+
+/* x64_shift is the /digit of the shift group (C1, D1, D3) */
+static int shift_digit(insn *i, x64_shift op)
+{
+    if (op != X64_ROL && op != X64_ROR && op != X64_SHL && op != X64_SHR && op != X64_SAR)
+        refuse(i, "op %d is not rol, ror, shl, shr or sar", (int)op);
+    return (int)op & 7;
+}
+
+/* shift r/m by imm: D1 /op for 1, C1 /op ib otherwise.
  * r/m64 (W1) takes counts 0..63, r/m32 (W0) 0..31. */
 #define INSN(NAME, W, MAX)                                                                  \
     void x64_##NAME(x64_asm *as, x64_shift op, x64_reg r, int imm)                          \
     {                                                                                       \
         BEGIN(#NAME);                                                                       \
-        if (op != X64_ROL && op != X64_ROR && op != X64_SHL && op != X64_SHR && op != X64_SAR) \
-            refuse(&i, "op %d is not rol, ror, shl, shr or sar", (int)op);                  \
+        int digit = shift_digit(&i, op);                                                    \
         int count = imm_in(&i, imm, 0, MAX, "imm");                                         \
         operand o = reg_operand(GPR(r));                                                    \
-        legacy(&i, W, count == 1 ? 0xd1 : 0xc1, (int)op & 7, &o);                           \
+        legacy(&i, W, count == 1 ? 0xd1 : 0xc1, digit, &o);                                 \
         if (count != 1)                                                                     \
             emit1(&i, (unsigned)count);                                                     \
         END();                                                                              \
@@ -593,6 +671,53 @@ void x64_not_m(x64_asm *as, x64_mem m)
 INSN(shift_ri,    1, 63)
 INSN(shift_ri_32, 0, 31)
 #undef INSN
+
+/* shift r/m by cl: D3 /op (the count masked to 6 bits, 5 for r/m32) */
+#define INSN(NAME, W)                                                                       \
+    void x64_##NAME(x64_asm *as, x64_shift op, x64_reg r)                                   \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        int digit = shift_digit(&i, op);                                                    \
+        operand o = reg_operand(GPR(r));                                                    \
+        legacy(&i, W, 0xd3, digit, &o);                                                     \
+        END();                                                                              \
+    }
+INSN(shift_rcl,    1)
+INSN(shift_rcl_32, 0)
+#undef INSN
+
+/* A condition code (x64_cond: the low nibble of jcc, setcc, cmovcc). */
+static int cond(insn *i, x64_cond c)
+{
+    if ((unsigned)c > X64_G) {
+        refuse(i, "condition %d is not an x64_cond", (int)c);
+        return 0;
+    }
+    return (int)c;
+}
+
+#define COND(c) cond(&i, (c))
+
+/* setcc r8: 0F 90+cc /0 (a REX for spl, bpl, sil, dil: legacy_byte); only the low byte is
+ * written */
+void x64_setcc(x64_asm *as, x64_cond c, x64_reg r)
+{
+    BEGIN("setcc");
+    int cc = COND(c);
+    operand o = reg_operand(GPR(r));
+    legacy_byte(&i, 0x0f90 | (unsigned)cc, 0, &o, o.reg);
+    END();
+}
+
+/* cmovcc dst, src: REX.W 0F 40+cc /r, dst in reg */
+void x64_cmovcc(x64_asm *as, x64_cond c, x64_reg dst, x64_reg src)
+{
+    BEGIN("cmovcc");
+    int cc = COND(c);
+    operand o = RM_GPR(src);
+    legacy(&i, 1, 0x0f40 | (unsigned)cc, GPR(dst), &o);
+    END();
+}
 
 /* ---- BMI1/BMI2: VEX-encoded general-register instructions --------------- */
 
@@ -627,29 +752,40 @@ INSN(rorx_m,  x64_mem, RM_MEM, 1, 63)
 
 /* ---- stack and control ----------------------------------------------------- */
 
-/* push 50+r, pop 58+r (64-bit by default; REX.B for r8..r15) */
-#define INSN(NAME, OPCODE)                                                                  \
+/* The register in the opcode's low 3 bits (REX.B the fourth): push 50+r, pop 58+r (64-bit
+ * by default), bswap 0F C8+r (REX.W: r64) */
+#define INSN(NAME, W, OPCODE)                                                               \
     void x64_##NAME(x64_asm *as, x64_reg r)                                                 \
     {                                                                                       \
         BEGIN(#NAME);                                                                       \
         int n = GPR(r);                                                                     \
         operand o = reg_operand(n);                                                         \
-        rex(&i, 0, 0, &o);                                                                  \
-        emit1(&i, OPCODE | (n & 7));                                                        \
+        rex(&i, W, 0, &o);                                                                  \
+        if (OPCODE > 0xff)                                                                  \
+            emit1(&i, OPCODE >> 8);                                                         \
+        emit1(&i, (OPCODE & 0xff) | (n & 7));                                               \
         END();                                                                              \
     }
-INSN(push, 0x50)
-INSN(pop,  0x58)
+INSN(push,     0, 0x50)
+INSN(pop,      0, 0x58)
+INSN(bswap,    1, 0x0fc8)
+INSN(bswap_32, 0, 0x0fc8)
 #undef INSN
 
-/* call r/m64: FF /2 */
-void x64_call_r(x64_asm *as, x64_reg r)
-{
-    BEGIN("call_r");
-    operand o = reg_operand(GPR(r));
-    legacy(&i, 0, 0xff, 2, &o);
-    END();
-}
+/* call r/m64: FF /2, jmp r/m64: FF /4 (64-bit by default) */
+#define INSN(NAME, DIGIT, T, ARG, RM)                                                       \
+    void x64_##NAME(x64_asm *as, T ARG)                                                     \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        operand o = RM(ARG);                                                                \
+        legacy(&i, 0, 0xff, DIGIT, &o);                                                     \
+        END();                                                                              \
+    }
+INSN(call_r, 2, x64_reg, r, RM_GPR)
+INSN(call_m, 2, x64_mem, m, RM_MEM)
+INSN(jmp_r,  4, x64_reg, r, RM_GPR)
+INSN(jmp_m,  4, x64_mem, m, RM_MEM)
+#undef INSN
 
 /* Fixed bytes, no operands. */
 #define INSN(NAME, OPCODE)                                                                  \
@@ -663,6 +799,7 @@ void x64_call_r(x64_asm *as, x64_reg r)
     }
 INSN(leave, 0xc9)
 INSN(ret,   0xc3)
+INSN(cqo,   0x4899)   /* REX.W 99: rdx = the sign of rax (before idiv) */
 INSN(ud2,   0x0f0b)
 INSN(nop,   0x90)
 #undef INSN

@@ -1,7 +1,9 @@
 /*
  * cpu/x86_64/assembler_x86_64.h — the x86-64 instruction encoder
  * (HotSpot's cpu/x86/assembler_x86.hpp, reduced to what the SHA stubs
- * need: scalar integer, BMI1/BMI2, SSE with SHA-NI, AVX2 and AVX-512 forms).
+ * need: scalar integer, BMI1/BMI2, SSE with SHA-NI, AVX2 and AVX-512 forms;
+ * and the integer forms a baseline JIT needs: multiply and divide, shifts by
+ * cl, widening loads, byte stores, setcc/cmovcc, indirect calls and jumps).
  *
  * Pure code emission, compiled on every host: bytes go into a caller-provided
  * buffer; nothing here executes them.
@@ -132,6 +134,16 @@ void x64_mov_ri(x64_asm *as, x64_reg dst, int64_t imm);            /* shortest: 
 void x64_mov_rr_32(x64_asm *as, x64_reg dst, x64_reg src);         /* mov dst32, src32 */
 void x64_mov_rm_32(x64_asm *as, x64_reg dst, x64_mem src);         /* mov dst32, dword [src] */
 void x64_mov_mr_32(x64_asm *as, x64_mem dst, x64_reg src);         /* mov dword [dst], src32 */
+void x64_mov_mr_8(x64_asm *as, x64_mem dst, x64_reg src);          /* mov byte [dst], src8 (spl, bpl, sil, dil: REX) */
+void x64_mov_mi(x64_asm *as, x64_mem dst, int32_t imm);            /* mov qword [dst], simm32 (sign-extended) */
+/* Widening loads and moves: movsx r64, byte [src]; movsxd r64, dword [src] and r64, r32;
+   movzx r32, byte [src] (the upper half zeroed, as every 32-bit write) */
+void x64_movsxb_rm(x64_asm *as, x64_reg dst, x64_mem src);
+void x64_movsxd_rm(x64_asm *as, x64_reg dst, x64_mem src);
+void x64_movsxd_rr(x64_asm *as, x64_reg dst, x64_reg src);         /* movsxd dst, src32 */
+void x64_movzxb_rm_32(x64_asm *as, x64_reg dst, x64_mem src);
+void x64_bswap(x64_asm *as, x64_reg r);                             /* byte order of r64 reversed */
+void x64_bswap_32(x64_asm *as, x64_reg r);                          /* of r32 (the upper half zeroed) */
 void x64_lea(x64_asm *as, x64_reg dst, x64_mem src);
 /* lea dst, [rip + (target - end of this instruction)]: target is a byte offset in this buffer */
 void x64_lea_rip(x64_asm *as, x64_reg dst, size_t target);
@@ -151,14 +163,32 @@ void x64_alu_rr_32(x64_asm *as, x64_alu op, x64_reg dst, x64_reg src);
 void x64_alu_ri_32(x64_asm *as, x64_alu op, x64_reg dst, int32_t imm);
 void x64_test_rr(x64_asm *as, x64_reg a, x64_reg b);
 void x64_test_ri_32(x64_asm *as, x64_reg a, int32_t imm);         /* test a32, imm32 (al/eax short forms not used) */
+void x64_test_ri(x64_asm *as, x64_reg a, int32_t imm);            /* test a, simm32 (rax: the short form A9, as llvm-mc) */
 void x64_not(x64_asm *as, x64_reg r);
 void x64_not_32(x64_asm *as, x64_reg r);                             /* not r32 */
 void x64_not_m(x64_asm *as, x64_mem m);                             /* not qword [m] */
+void x64_neg(x64_asm *as, x64_reg r);
+/* Multiply and divide (64-bit, signed): imul dst = dst * src, dst = src * imm (the low 64
+ * bits); cqo sign-extends rax into rdx; idiv divides rdx:rax by r (quotient rax, remainder
+ * rdx; #DE on a zero divisor or an overflowing quotient: the caller checks). */
+void x64_imul_rr(x64_asm *as, x64_reg dst, x64_reg src);
+void x64_imul_rm(x64_asm *as, x64_reg dst, x64_mem src);           /* imul dst, qword [src] */
+void x64_imul_rri(x64_asm *as, x64_reg dst, x64_reg src, int32_t imm); /* 8-bit form when imm fits */
+void x64_cqo(x64_asm *as);
+void x64_idiv(x64_asm *as, x64_reg r);
 
 /* Shifts and rotates by an immediate 0..63 (1 uses the D1 form, as assemblers do). */
 typedef enum x64_shift { X64_ROL = 0, X64_ROR = 1, X64_SHL = 4, X64_SHR = 5, X64_SAR = 7 } x64_shift;
 void x64_shift_ri(x64_asm *as, x64_shift op, x64_reg r, int imm);
 void x64_shift_ri_32(x64_asm *as, x64_shift op, x64_reg r, int imm);   /* r32, imm 0..31 */
+/* Shifts and rotates by cl (the count masked to 0..63, 0..31 for r32, by the CPU). */
+void x64_shift_rcl(x64_asm *as, x64_shift op, x64_reg r);
+void x64_shift_rcl_32(x64_asm *as, x64_shift op, x64_reg r);
+
+/* Conditions as values: setcc writes 1 or 0 to r's low byte only (spl, bpl, sil, dil: REX;
+ * zero r first, or widen it after), cmovcc moves src to dst when c holds. */
+void x64_setcc(x64_asm *as, x64_cond c, x64_reg r);
+void x64_cmovcc(x64_asm *as, x64_cond c, x64_reg dst, x64_reg src);
 
 /* BMI1 andn dst = ~a & b; BMI2 rorx dst = ror(src, imm), imm 0..63, no flags. */
 void x64_andn(x64_asm *as, x64_reg dst, x64_reg a, x64_reg b);
@@ -174,7 +204,15 @@ void x64_leave(x64_asm *as);
 void x64_ret(x64_asm *as);
 void x64_jmp(x64_asm *as, x64_label *l);
 void x64_jcc(x64_asm *as, x64_cond c, x64_label *l);
-void x64_call_r(x64_asm *as, x64_reg r);                           /* call r (tests' trampolines) */
+/* Indirect calls and jumps. A call to an address (a C function, a stub) is
+ *     x64_mov_ri(as, X64_RSCRATCH1, (int64_t)(intptr_t)target); x64_call_r(as, X64_RSCRATCH1);
+ * or x64_call_m through a table: the code buffer knows where it writes, not where the code
+ * will run (a test's or a dump's buffer, a dry run with none), so there is no call rel32 to
+ * an address. */
+void x64_call_r(x64_asm *as, x64_reg r);                           /* call r */
+void x64_call_m(x64_asm *as, x64_mem m);                           /* call qword [m] */
+void x64_jmp_r(x64_asm *as, x64_reg r);                            /* jmp r */
+void x64_jmp_m(x64_asm *as, x64_mem m);                            /* jmp qword [m] */
 void x64_ud2(x64_asm *as);
 void x64_nop(x64_asm *as);
 
