@@ -28,4 +28,20 @@ enum {
    m is verified: every jump lands inside it. Returns how many words have an entry. */
 uint32_t jit_entry_points(const vm_method *m, uint8_t *kinds);
 
+/*
+ * What compiled code and the interpreter's loop share while compiled code runs: the
+ * architectures' trampolines keep it in a register (docs/compiler.md, "Entering and
+ * leaving"). Compiled code leaves by jumping to exit with the bytecode word the interpreter
+ * goes on at, in the top frame: one its templates do not handle, or whose check failed (the
+ * interpreter executes it, and throws as it always does).
+ */
+typedef struct jit_ctx {
+    const void *exit;   /* the trampoline's exit path */
+    vm_t *vm;
+} jit_ctx;
+
+/* The trampoline every architecture generates: enter compiled code at target with the
+   register window R of frame fr; returns the word to go on at. */
+typedef const uint32_t *(*jit_enter_fn)(jit_ctx *ctx, vm_value *R, vm_frame *fr, const void *target);
+
 #endif /* MINIVM_COMPILER_H */

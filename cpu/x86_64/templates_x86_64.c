@@ -1,0 +1,456 @@
+/*
+ * cpu/x86_64/templates_x86_64.c — the compiler tier's x86-64 templates (templates_x86_64.h).
+ *
+ * Each template translates its opcode's semantics (vm/opcodes.h) for any operands: it reads
+ * the words' fields, never the shape of the code around them. The templates here cover the
+ * moves, the 64- and 32-bit arithmetic, the fused operations, the jumps and conditionals, the
+ * long[]/int[]/byte[] element accesses, the byte[] views and record fields; every other word
+ * (calls, returns, allocation, statics, strings, casts) leaves to the interpreter.
+ */
+#include "templates_x86_64.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#define RW   X64_RBX /* the register window R */
+#define RVM  X64_R12
+#define RFR  X64_R13
+#define RCTX X64_R14
+
+static x64_mem reg_at(uint32_t r) { return x64_at(RW, (int32_t)(8 * r)); }
+
+size_t x64_jit_trampoline(x64_asm *as, size_t *exit_offset)
+{
+    static const x64_reg saved[] = {X64_RBX, X64_RBP, X64_R12, X64_R13, X64_R14, X64_R15};
+    size_t entry = x64_asm_pc(as);
+    for (size_t i = 0; i < sizeof saved / sizeof saved[0]; i++)
+        x64_push(as, saved[i]);
+    x64_alu_ri(as, X64_SUB, X64_RSP, 8); /* six pushes and the return address: align to 16 for calls */
+    x64_mov_rr(as, RCTX, X64_C_RARG0);
+    x64_mov_rr(as, RW, X64_C_RARG1);
+    x64_mov_rr(as, RFR, X64_C_RARG2);
+    x64_mov_rm(as, RVM, x64_at(RCTX, (int32_t)offsetof(jit_ctx, vm)));
+    x64_jmp_r(as, X64_C_RARG3);
+    *exit_offset = x64_asm_pc(as);
+    x64_alu_ri(as, X64_ADD, X64_RSP, 8);
+    for (size_t i = sizeof saved / sizeof saved[0]; i-- > 0;)
+        x64_pop(as, saved[i]);
+    x64_ret(as);
+    return entry;
+}
+
+/* ---- one method ----------------------------------------------------------------------------- */
+
+typedef struct method_compile {
+    x64_asm *as;
+    const vm_t *vm;
+    const vm_method *m;
+    x64_label *at;     /* per word: bound at its code when something jumps there */
+    x64_label *leave;  /* per word: its exit to the interpreter, emitted after the code if used */
+    bool *leaves;
+} method_compile;
+
+/* leave to the interpreter at word k when condition c holds */
+static void leave_if(method_compile *mc, x64_cond c, uint32_t k)
+{
+    mc->leaves[k] = true;
+    x64_jcc(mc->as, c, &mc->leave[k]);
+}
+
+static void leave_at(method_compile *mc, uint32_t k)
+{
+    mc->leaves[k] = true;
+    x64_jmp(mc->as, &mc->leave[k]);
+}
+
+static void load(x64_asm *as, x64_reg r, uint32_t reg) { x64_mov_rm(as, r, reg_at(reg)); }
+static void store(x64_asm *as, uint32_t reg, x64_reg r) { x64_mov_mr(as, reg_at(reg), r); }
+
+/* rax = R[b] op R[c] (op an x64_alu), then R[a] = rax, sign-extended from 32 bits when w */
+static void alu3(x64_asm *as, x64_alu op, uint32_t a, uint32_t b, uint32_t c, bool w)
+{
+    load(as, X64_RAX, b);
+    x64_alu_rm(as, op, X64_RAX, reg_at(c));
+    if (w)
+        x64_movsxd_rr(as, X64_RAX, X64_RAX);
+    store(as, a, X64_RAX);
+}
+
+static void alu_imm(x64_asm *as, x64_alu op, uint32_t a, uint32_t b, int32_t imm, bool w)
+{
+    load(as, X64_RAX, b);
+    x64_alu_ri(as, op, X64_RAX, imm);
+    if (w)
+        x64_movsxd_rr(as, X64_RAX, X64_RAX);
+    store(as, a, X64_RAX);
+}
+
+/* R[a] = R[b] shifted by R[c] (the CPU masks cl as Java does: 63, or 31 for w), or by imm */
+static void shift_reg(x64_asm *as, x64_shift op, uint32_t a, uint32_t b, uint32_t c, bool w)
+{
+    load(as, X64_RCX, c);
+    load(as, X64_RAX, b);
+    if (w) {
+        x64_shift_rcl_32(as, op, X64_RAX);
+        x64_movsxd_rr(as, X64_RAX, X64_RAX);
+    } else {
+        x64_shift_rcl(as, op, X64_RAX);
+    }
+    store(as, a, X64_RAX);
+}
+
+static void shift_imm(x64_asm *as, x64_shift op, uint32_t a, uint32_t b, int imm, bool w)
+{
+    load(as, X64_RAX, b);
+    if (imm && w)
+        x64_shift_ri_32(as, op, X64_RAX, imm);
+    else if (imm)
+        x64_shift_ri(as, op, X64_RAX, imm);
+    if (w) /* also int32(R[b]) when imm is 0: the 32-bit forms' result is an int */
+        x64_movsxd_rr(as, X64_RAX, X64_RAX);
+    store(as, a, X64_RAX);
+}
+
+/* R[a] = R[b] / R[c] (rem: %), Java's: / by zero leaves (the interpreter throws); x / -1 is
+   -x (idiv would trap on Long.MIN_VALUE / -1) and x % -1 is 0 */
+static void divide(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, uint32_t c, bool rem)
+{
+    x64_asm *as = mc->as;
+    x64_label minus_one, done;
+    x64_label_init(&minus_one);
+    x64_label_init(&done);
+    load(as, X64_RCX, c);
+    x64_test_rr(as, X64_RCX, X64_RCX);
+    leave_if(mc, X64_E, k);
+    load(as, X64_RAX, b);
+    x64_alu_ri(as, X64_CMP, X64_RCX, -1);
+    x64_jcc(as, X64_E, &minus_one);
+    x64_cqo(as);
+    x64_idiv(as, X64_RCX);
+    store(as, a, rem ? X64_RDX : X64_RAX);
+    x64_jmp(as, &done);
+    x64_bind(as, &minus_one);
+    if (rem) {
+        x64_mov_mi(as, reg_at(a), 0);
+    } else {
+        x64_neg(as, X64_RAX);
+        store(as, a, X64_RAX);
+    }
+    x64_bind(as, &done);
+}
+
+static x64_cond cond_of(uint32_t op)
+{
+    switch (op) {
+    case OP_EQ: case OP_EQI: case OP_EQR: case OP_ISNULL: return X64_E;
+    case OP_NE: case OP_NEI: case OP_NER: case OP_NONNULL: return X64_NE;
+    case OP_LT: case OP_LTI: return X64_L;
+    case OP_GE: case OP_GEI: return X64_GE;
+    case OP_LE: case OP_LEI: return X64_LE;
+    default: return X64_G; /* GT, GTI */
+    }
+}
+
+/* rax = the array (or record) R[reg], leaving at k when it is null */
+static void array_of(method_compile *mc, uint32_t k, uint32_t reg)
+{
+    load(mc->as, X64_RAX, reg);
+    x64_test_rr(mc->as, X64_RAX, X64_RAX);
+    leave_if(mc, X64_E, k);
+}
+
+/* rcx = the index R[reg] (or imm when reg is UINT32_MAX), leaving at k unless
+   0 <= index < the length of the array in rax */
+static void index_of(method_compile *mc, uint32_t k, uint32_t reg, int32_t imm)
+{
+    x64_asm *as = mc->as;
+    if (reg == UINT32_MAX)
+        x64_mov_ri(as, X64_RCX, imm);
+    else
+        load(as, X64_RCX, reg);
+    x64_movsxd_rm(as, X64_RDX, x64_at(X64_RAX, (int32_t)offsetof(vm_obj, length)));
+    x64_alu_rr(as, X64_CMP, X64_RCX, X64_RDX);
+    leave_if(mc, X64_AE, k); /* unsigned: a negative index is out of bounds too */
+}
+
+enum elem { ELEM_BYTE = 1, ELEM_INT = 4, ELEM_LONG = 8 };
+
+static x64_mem element(int size)
+{
+    return x64_at_index(X64_RAX, X64_RCX, size, (int32_t)offsetof(vm_obj, data));
+}
+
+/* R[a] = R[b][index] */
+static void array_load(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, uint32_t ireg, int32_t imm,
+                       enum elem size)
+{
+    x64_asm *as = mc->as;
+    array_of(mc, k, b);
+    index_of(mc, k, ireg, imm);
+    if (size == ELEM_LONG)
+        x64_mov_rm(as, X64_RDX, element(8));
+    else if (size == ELEM_INT)
+        x64_movsxd_rm(as, X64_RDX, element(4));
+    else
+        x64_movsxb_rm(as, X64_RDX, element(1));
+    store(as, a, X64_RDX);
+}
+
+/* R[a][index] = R[c], converted */
+static void array_store(method_compile *mc, uint32_t k, uint32_t a, uint32_t ireg, int32_t imm, uint32_t c,
+                        enum elem size)
+{
+    x64_asm *as = mc->as;
+    array_of(mc, k, a);
+    index_of(mc, k, ireg, imm);
+    load(as, X64_RDX, c);
+    if (size == ELEM_LONG)
+        x64_mov_mr(as, element(8), X64_RDX);
+    else if (size == ELEM_INT)
+        x64_mov_mr_32(as, element(4), X64_RDX);
+    else
+        x64_mov_mr_8(as, element(1), X64_RDX);
+}
+
+/* rcx = the index R[ireg] of a size-byte view of the byte[] in rax, leaving at k unless
+   0 <= index < length - (size - 1), as Java's VarHandle views check */
+static void view_index(method_compile *mc, uint32_t k, uint32_t ireg, int size)
+{
+    x64_asm *as = mc->as;
+    load(as, X64_RCX, ireg);
+    x64_movsxd_rm(as, X64_RDX, x64_at(X64_RAX, (int32_t)offsetof(vm_obj, length)));
+    x64_alu_ri(as, X64_SUB, X64_RDX, size - 1);
+    x64_alu_rr(as, X64_CMP, X64_RCX, X64_RDX);
+    leave_if(mc, X64_GE, k); /* signed: the limit is negative for an array shorter than the view */
+    x64_test_rr(as, X64_RCX, X64_RCX);
+    leave_if(mc, X64_S, k);
+}
+
+/* R[a] = the size-byte view at R[b][R[c]], big-endian when be; an int's sign-extended */
+static void view_load(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, uint32_t c, int size, bool be)
+{
+    x64_asm *as = mc->as;
+    array_of(mc, k, b);
+    view_index(mc, k, c, size);
+    x64_mem at = element(1);
+    if (size == 8) {
+        x64_mov_rm(as, X64_RDX, at);
+        if (be)
+            x64_bswap(as, X64_RDX);
+    } else {
+        x64_mov_rm_32(as, X64_RDX, at);
+        if (be)
+            x64_bswap_32(as, X64_RDX);
+        x64_movsxd_rr(as, X64_RDX, X64_RDX);
+    }
+    store(as, a, X64_RDX);
+}
+
+/* the size-byte view at R[a][R[b]] = R[c] */
+static void view_store(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, uint32_t c, int size, bool be)
+{
+    x64_asm *as = mc->as;
+    array_of(mc, k, a);
+    view_index(mc, k, b, size);
+    load(as, X64_RDX, c);
+    if (size == 8) {
+        if (be)
+            x64_bswap(as, X64_RDX);
+        x64_mov_mr(as, element(1), X64_RDX);
+    } else {
+        if (be)
+            x64_bswap_32(as, X64_RDX);
+        x64_mov_mr_32(as, element(1), X64_RDX);
+    }
+}
+
+static x64_mem field(uint32_t f) { return x64_at(X64_RAX, (int32_t)(offsetof(vm_obj, data) + 8 * f)); }
+
+/* One word; returns how many words it took (a conditional with its JMP: 2, when nothing jumps
+   to that JMP). */
+static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
+{
+    x64_asm *as = mc->as;
+    const vm_method *m = mc->m;
+    uint32_t i = m->code[k], op = GET_OP(i);
+    uint32_t a = GET_A(i), b = GET_B(i), c = GET_C(i);
+    switch (op) {
+    case OP_NOP: break;
+    case OP_MOV: load(as, X64_RAX, b); store(as, a, X64_RAX); break;
+    case OP_LDI: x64_mov_mi(as, reg_at(a), GET_sBx(i)); break;
+    case OP_LDK:
+        x64_mov_ri(as, X64_RAX, mc->vm->prog->k[GET_Bx(i)]);
+        store(as, a, X64_RAX);
+        break;
+    case OP_LDNULL: x64_mov_mi(as, reg_at(a), 0); break;
+    case OP_ADD: alu3(as, X64_ADD, a, b, c, false); break;
+    case OP_SUB: alu3(as, X64_SUB, a, b, c, false); break;
+    case OP_AND: alu3(as, X64_AND, a, b, c, false); break;
+    case OP_OR: alu3(as, X64_OR, a, b, c, false); break;
+    case OP_XOR: alu3(as, X64_XOR, a, b, c, false); break;
+    case OP_ADDI: alu_imm(as, X64_ADD, a, b, GET_sC(i), false); break;
+    case OP_SUBI: alu_imm(as, X64_SUB, a, b, GET_sC(i), false); break;
+    case OP_ANDI: alu_imm(as, X64_AND, a, b, (int32_t)c, false); break;
+    case OP_ADDW: alu3(as, X64_ADD, a, b, c, true); break;
+    case OP_SUBW: alu3(as, X64_SUB, a, b, c, true); break;
+    case OP_ADDWI: alu_imm(as, X64_ADD, a, b, GET_sC(i), true); break;
+    case OP_MUL:
+    case OP_MULW:
+        load(as, X64_RAX, b);
+        x64_imul_rm(as, X64_RAX, reg_at(c));
+        if (op == OP_MULW)
+            x64_movsxd_rr(as, X64_RAX, X64_RAX);
+        store(as, a, X64_RAX);
+        break;
+    case OP_DIV: divide(mc, k, a, b, c, false); break;
+    case OP_REM: divide(mc, k, a, b, c, true); break;
+    case OP_NEG: load(as, X64_RAX, b); x64_neg(as, X64_RAX); store(as, a, X64_RAX); break;
+    case OP_NOT: load(as, X64_RAX, b); x64_not(as, X64_RAX); store(as, a, X64_RAX); break;
+    case OP_ANDN: /* R[b] & ~R[c] */
+        load(as, X64_RAX, c);
+        x64_not(as, X64_RAX);
+        x64_alu_rm(as, X64_AND, X64_RAX, reg_at(b));
+        store(as, a, X64_RAX);
+        break;
+    case OP_SHL: shift_reg(as, X64_SHL, a, b, c, false); break;
+    case OP_SHR: shift_reg(as, X64_SHR, a, b, c, false); break;
+    case OP_SAR: shift_reg(as, X64_SAR, a, b, c, false); break;
+    case OP_ROL: shift_reg(as, X64_ROL, a, b, c, false); break;
+    case OP_ROR: shift_reg(as, X64_ROR, a, b, c, false); break;
+    case OP_SHLI: shift_imm(as, X64_SHL, a, b, (int)c, false); break;
+    case OP_SHRI: shift_imm(as, X64_SHR, a, b, (int)c, false); break;
+    case OP_SARI: shift_imm(as, X64_SAR, a, b, (int)c, false); break;
+    case OP_ROLI: shift_imm(as, X64_ROL, a, b, (int)c, false); break;
+    case OP_RORI: shift_imm(as, X64_ROR, a, b, (int)c, false); break;
+    case OP_SHLW: shift_reg(as, X64_SHL, a, b, c, true); break;
+    case OP_SHRW: shift_reg(as, X64_SHR, a, b, c, true); break;
+    case OP_SARW: shift_reg(as, X64_SAR, a, b, c, true); break;
+    case OP_ROLW: shift_reg(as, X64_ROL, a, b, c, true); break;
+    case OP_RORW: shift_reg(as, X64_ROR, a, b, c, true); break;
+    case OP_SHLWI: shift_imm(as, X64_SHL, a, b, (int)c, true); break;
+    case OP_SHRWI: shift_imm(as, X64_SHR, a, b, (int)c, true); break;
+    case OP_SARWI: shift_imm(as, X64_SAR, a, b, (int)c, true); break;
+    case OP_ROLWI: shift_imm(as, X64_ROL, a, b, (int)c, true); break;
+    case OP_RORWI: shift_imm(as, X64_ROR, a, b, (int)c, true); break;
+    case OP_XOR3:
+        load(as, X64_RAX, GET_B4(i));
+        x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(GET_C4(i)));
+        x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(GET_D4(i)));
+        store(as, GET_A4(i), X64_RAX);
+        break;
+    case OP_BCAX: /* R[b] ^ (R[c] & ~R[d]) */
+        load(as, X64_RAX, GET_D4(i));
+        x64_not(as, X64_RAX);
+        x64_alu_rm(as, X64_AND, X64_RAX, reg_at(GET_C4(i)));
+        x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(GET_B4(i)));
+        store(as, GET_A4(i), X64_RAX);
+        break;
+    case OP_XROL: /* rotl(R[b] ^ R[c], d) */
+        load(as, X64_RAX, GET_B4(i));
+        x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(GET_C4(i)));
+        if (GET_D4(i))
+            x64_shift_ri(as, X64_ROL, X64_RAX, (int)GET_D4(i));
+        store(as, GET_A4(i), X64_RAX);
+        break;
+    case OP_RAX1: /* R[b] ^ rotl(R[c], 1) */
+        load(as, X64_RAX, c);
+        x64_shift_ri(as, X64_ROL, X64_RAX, 1);
+        x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(b));
+        store(as, a, X64_RAX);
+        break;
+    case OP_L2I: x64_movsxd_rm(as, X64_RAX, reg_at(b)); store(as, a, X64_RAX); break;
+    case OP_I2B: x64_movsxb_rm(as, X64_RAX, reg_at(b)); store(as, a, X64_RAX); break;
+    case OP_ZEXTW: x64_mov_rm_32(as, X64_RAX, reg_at(b)); store(as, a, X64_RAX); break;
+    case OP_JMP: x64_jmp(as, &mc->at[(int64_t)k + 1 + GET_sJ(i)]); break;
+    case OP_EQ: case OP_NE: case OP_LT: case OP_GE: case OP_LE: case OP_GT:
+    case OP_EQR: case OP_NER:
+    case OP_EQI: case OP_NEI: case OP_LTI: case OP_GEI: case OP_LEI: case OP_GTI:
+    case OP_ISNULL: case OP_NONNULL: {
+        if (op == OP_ISNULL || op == OP_NONNULL) {
+            x64_alu_mi(as, X64_CMP, reg_at(a), 0);
+        } else if (op >= OP_EQI && op <= OP_GTI) {
+            x64_alu_mi(as, X64_CMP, reg_at(a), GET_sB(i));
+        } else {
+            load(as, X64_RAX, a);
+            x64_alu_rm(as, X64_CMP, X64_RAX, reg_at(b));
+        }
+        uint32_t jmp = m->code[k + 1]; /* the verifier's rule: a conditional's next word is a JMP */
+        x64_jcc(as, cond_of(op), &mc->at[(int64_t)k + 2 + GET_sJ(jmp)]);
+        if (!kinds[k + 1])
+            return 2; /* the JMP is the conditional's: not taken, go on two words on */
+        x64_jmp(as, &mc->at[k + 2]);
+        break;
+    }
+    case OP_ALEN:
+        array_of(mc, k, b);
+        x64_movsxd_rm(as, X64_RDX, x64_at(X64_RAX, (int32_t)offsetof(vm_obj, length)));
+        store(as, a, X64_RDX);
+        break;
+    case OP_BALOAD: array_load(mc, k, a, b, c, 0, ELEM_BYTE); break;
+    case OP_IALOAD: array_load(mc, k, a, b, c, 0, ELEM_INT); break;
+    case OP_LALOAD: array_load(mc, k, a, b, c, 0, ELEM_LONG); break;
+    case OP_LALOADI: array_load(mc, k, a, b, UINT32_MAX, (int32_t)c, ELEM_LONG); break;
+    case OP_BASTORE: array_store(mc, k, a, b, 0, c, ELEM_BYTE); break;
+    case OP_IASTORE: array_store(mc, k, a, b, 0, c, ELEM_INT); break;
+    case OP_LASTORE: array_store(mc, k, a, b, 0, c, ELEM_LONG); break;
+    case OP_LASTOREI: array_store(mc, k, a, UINT32_MAX, (int32_t)b, c, ELEM_LONG); break;
+    case OP_LDLE64: view_load(mc, k, a, b, c, 8, false); break;
+    case OP_LDLE32: view_load(mc, k, a, b, c, 4, false); break;
+    case OP_LDBE64: view_load(mc, k, a, b, c, 8, true); break;
+    case OP_LDBE32: view_load(mc, k, a, b, c, 4, true); break;
+    case OP_STLE64: view_store(mc, k, a, b, c, 8, false); break;
+    case OP_STLE32: view_store(mc, k, a, b, c, 4, false); break;
+    case OP_STBE64: view_store(mc, k, a, b, c, 8, true); break;
+    case OP_STBE32: view_store(mc, k, a, b, c, 4, true); break;
+    case OP_GETF:
+        array_of(mc, k, b); /* the record: null leaves */
+        x64_mov_rm(as, X64_RDX, field(c));
+        store(as, a, X64_RDX);
+        break;
+    case OP_PUTF:
+        array_of(mc, k, a);
+        load(as, X64_RDX, c);
+        x64_mov_mr(as, field(b), X64_RDX);
+        break;
+    default:
+        leave_at(mc, k); /* the interpreter executes it */
+        break;
+    }
+    return 1;
+}
+
+bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8_t *kinds, size_t *entry_of)
+{
+    method_compile mc = {as, vm, m, calloc(m->ncode + 1, sizeof *mc.at), calloc(m->ncode, sizeof *mc.leave),
+                         calloc(m->ncode, sizeof *mc.leaves)};
+    if (!mc.at || !mc.leave || !mc.leaves) {
+        code_buffer_fail(&as->cb, "no memory to compile %s", m->qname);
+    } else {
+        for (uint32_t k = 0; k <= m->ncode; k++)
+            x64_label_init(&mc.at[k]);
+        for (uint32_t k = 0; k < m->ncode; k++)
+            x64_label_init(&mc.leave[k]);
+        for (uint32_t k = 0; k < m->ncode;) {
+            x64_bind(as, &mc.at[k]);
+            if (kinds[k])
+                entry_of[k] = x64_asm_pc(as);
+            uint32_t n = word(&mc, k, kinds);
+            if (n == 2) /* the conditional's JMP: no code of its own, but its label is bound */
+                x64_bind(as, &mc.at[k + 1]);
+            k += n;
+        }
+        x64_bind(as, &mc.at[m->ncode]); /* never reached: the last word never falls through */
+        /* the exits, out of line: rax = the word, then the trampoline's exit path */
+        for (uint32_t k = 0; k < m->ncode; k++) {
+            if (!mc.leaves[k])
+                continue;
+            x64_bind(as, &mc.leave[k]);
+            x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)&m->code[k]);
+            x64_jmp_m(as, x64_at(RCTX, (int32_t)offsetof(jit_ctx, exit)));
+        }
+    }
+    free(mc.at);
+    free(mc.leave);
+    free(mc.leaves);
+    return !x64_asm_failed(as);
+}
