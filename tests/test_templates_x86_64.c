@@ -264,9 +264,6 @@ static void compare(const row *r, int high)
 static void templates_agree_with_the_interpreter(void **state)
 {
     (void)state;
-#if !defined(__x86_64__)
-    skip();
-#endif
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         compare(&rows[i], 0);
         if (rows[i].high)
@@ -276,6 +273,10 @@ static void templates_agree_with_the_interpreter(void **state)
 
 int main(void)
 {
+#if !defined(__x86_64__)
+    puts("templates_x86_64: skipped, the host cannot run x86-64 code");
+    return 77; /* Meson's skip: never a silent pass */
+#endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(templates_agree_with_the_interpreter),
     };
