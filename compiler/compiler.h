@@ -41,7 +41,19 @@ typedef struct jit_ctx {
 } jit_ctx;
 
 /* The trampoline every architecture generates: enter compiled code at target with the
-   register window R of frame fr; returns the word to go on at. */
+   register window R of frame fr; returns the word to go on at, or NULL when a helper left an
+   exception pending (vm_jit_hooks.enter). */
 typedef const uint32_t *(*jit_enter_fn)(jit_ctx *ctx, vm_value *R, vm_frame *fr, const void *target);
+
+/*
+ * Helpers: what a template calls for a slow path (compiler/runtime.c), with the C calling
+ * convention. Compiled code stores fr->pc (the word after the calling one, as the
+ * interpreter's savepc) before a helper that may allocate or throw, so the collector and a
+ * stack trace see the frame as they see an interpreted one; a NULL result means an
+ * exception is pending, and compiled code leaves with NULL (jit_enter_fn).
+ */
+vm_obj *jit_rt_new_array(vm_t *vm, int64_t kind, int64_t length); /* NEWBA/NEWIA/NEWLA */
+vm_obj *jit_rt_new_record(vm_t *vm, int64_t rec);                 /* NEW */
+int64_t jit_rt_is_a(const vm_t *vm, const vm_obj *o, int64_t rec); /* CHECKCAST: o non-null */
 
 #endif /* MINIVM_COMPILER_H */

@@ -212,6 +212,36 @@ const stub_mark *codecache_find(const codecache *cc, const void *pc)
 /* The widest x86-64 instruction is 15 bytes: its hex column, "xx " each. */
 #define BYTES_COLUMN (15 * 3)
 
+void codecache_print_code(const stub_mark *m, stub_disasm *d, const code_format *fmt, size_t from, size_t to,
+                          FILE *out)
+{
+    size_t size = (size_t)(m->end - m->start);
+    if (to > size)
+        to = size;
+    for (size_t off = from; off < to;) {
+        char text[160];
+        size_t n = stub_disasm_insn(d, m->start + off, size - off, off, text, sizeof text);
+        if (fmt->insn_size) {
+            n = fmt->insn_size; /* one word a line, valid or not */
+            if (off + n > size)
+                break;
+            uint32_t word = 0; /* the instruction's little-endian bytes as one number */
+            for (size_t b = 0; b < n; b++)
+                word |= (uint32_t)m->start[off + b] << (8 * b);
+            fprintf(out, "0x%04zx:  %0*" PRIx32 "  %s\n", off, (int)(2 * n), word, text);
+        } else {
+            if (n == 0) /* no disassembler, or bytes it does not know: a chunk, no text */
+                n = size - off < 8 ? size - off : 8;
+            char hex[BYTES_COLUMN + 1];
+            size_t h = 0;
+            for (size_t b = 0; b < n && h + 3 < sizeof hex; b++)
+                h += (size_t)snprintf(hex + h, sizeof hex - h, "%02x ", m->start[off + b]);
+            fprintf(out, "0x%04zx:  %-*s %s\n", off, BYTES_COLUMN, hex, text);
+        }
+        off += n;
+    }
+}
+
 void codecache_print(const codecache *cc, const code_format *fmt, FILE *out)
 {
     char err[512];
@@ -226,28 +256,7 @@ void codecache_print(const codecache *cc, const code_format *fmt, FILE *out)
         if (m->entry != m->start)
             fprintf(out, ", entry 0x%04zx", (size_t)(m->entry - m->start));
         fputc('\n', out);
-        for (size_t off = 0; off < size;) {
-            char text[160];
-            size_t n = stub_disasm_insn(d, m->start + off, size - off, off, text, sizeof text);
-            if (fmt->insn_size) {
-                n = fmt->insn_size; /* one word a line, valid or not */
-                if (off + n > size)
-                    break;
-                uint32_t word = 0; /* the instruction's little-endian bytes as one number */
-                for (size_t b = 0; b < n; b++)
-                    word |= (uint32_t)m->start[off + b] << (8 * b);
-                fprintf(out, "0x%04zx:  %0*" PRIx32 "  %s\n", off, (int)(2 * n), word, text);
-            } else {
-                if (n == 0) /* no disassembler, or bytes it does not know: a chunk, no text */
-                    n = size - off < 8 ? size - off : 8;
-                char hex[BYTES_COLUMN + 1];
-                size_t h = 0;
-                for (size_t b = 0; b < n && h + 3 < sizeof hex; b++)
-                    h += (size_t)snprintf(hex + h, sizeof hex - h, "%02x ", m->start[off + b]);
-                fprintf(out, "0x%04zx:  %-*s %s\n", off, BYTES_COLUMN, hex, text);
-            }
-            off += n;
-        }
+        codecache_print_code(m, d, fmt, 0, size, out);
         fputc('\n', out);
     }
     stub_disasm_close(d);

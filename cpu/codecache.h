@@ -143,4 +143,10 @@ typedef struct code_format {
  */
 void codecache_print(const codecache *cc, const code_format *fmt, FILE *out);
 
+/* The instruction lines of m's bytes [from, to) as codecache_print prints them, with d's text
+   (stub_disasm_open; NULL: none). The compiler's PrintAssembly. */
+struct stub_disasm;
+void codecache_print_code(const stub_mark *m, struct stub_disasm *d, const code_format *fmt, size_t from, size_t to,
+                          FILE *out);
+
 #endif

@@ -42,7 +42,9 @@ void args_print_usage(FILE *f)
           "    -showversion  print product version to the error stream and continue\n"
           "    -Xmx<size>    set maximum heap size (e.g. -Xmx64m; suffixes k, m, g, t)\n"
           "    -Xss<size>    set the interpreter stack size (register stack; default 1m)\n"
-          "    -Xint         interpreted mode only (no intrinsic stubs)\n"
+          "    -Xint         interpreted mode only (no compiled code, no intrinsic stubs)\n"
+          "    -Xmixed       mixed mode: interpreted, hot methods compiled (default)\n"
+          "    -Xcomp        compile every method at its first call\n"
           "    -XX:+<flag> -XX:-<flag> -XX:<flag>=<value>\n"
           "                  set a VM flag (-XX:+PrintFlagsFinal lists them)\n"
           "    -XX:Flags=<file>\n"
@@ -89,7 +91,31 @@ static bool starts(const char *s, const char *prefix, const char **tail)
  * set MaxHeapSize and ThreadStackSize with origin {command line} whatever
  * their source, as HotSpot's FLAG_SET_CMDLINE does.
  */
-static bool vm_option(const char *s, bool ignore, flag_origin origin, FILE *err)
+/* HotSpot's Arguments::set_mode_flags: -Xint, -Xmixed and -Xcomp set values, never origins; each
+   starts from the defaults, so the last one wins */
+static void set_mode_flags(args_mode mode)
+{
+    FLAG_SET_DEFAULT(UseInterpreter, true);
+    FLAG_SET_DEFAULT(UseCompiler, true);
+    FLAG_SET_DEFAULT(ClipInlining, true);
+    FLAG_SET_DEFAULT(UseOnStackReplacement, true);
+    FLAG_SET_DEFAULT(BackgroundCompilation, true);
+    switch (mode) {
+    case ARGS_MODE_INT:
+        /* UseCompiler false is also what the stubs read: no machine code at all */
+        FLAG_SET_DEFAULT(UseCompiler, false);
+        FLAG_SET_DEFAULT(UseOnStackReplacement, false);
+        break;
+    case ARGS_MODE_COMP:
+        FLAG_SET_DEFAULT(UseInterpreter, false);
+        FLAG_SET_DEFAULT(BackgroundCompilation, false);
+        FLAG_SET_DEFAULT(ClipInlining, false);
+        break;
+    case ARGS_MODE_MIXED: break;
+    }
+}
+
+static bool vm_option(const char *s, bool ignore, flag_origin origin, args_mode *mode, FILE *err)
 {
     const char *tail;
     uint64_t v;
@@ -110,12 +136,9 @@ static bool vm_option(const char *s, bool ignore, flag_origin origin, FILE *err)
             return false;
         }
         FLAG_SET_CMDLINE(ThreadStackSize, (intx)((v + 1023) / 1024));
-    } else if (strcmp(s, "-Xint") == 0) {
-        /* HotSpot's set_mode_flags(_int): values change, origins do not. UseCompiler
-           false is what the stubs read: no machine code at all. */
-        FLAG_SET_DEFAULT(UseCompiler, false);
-    } else if (strcmp(s, "-Xmixed") == 0) {
-        FLAG_SET_DEFAULT(UseCompiler, true);
+    } else if (strcmp(s, "-Xint") == 0 || strcmp(s, "-Xmixed") == 0 || strcmp(s, "-Xcomp") == 0) {
+        *mode = s[2] == 'i' ? ARGS_MODE_INT : s[2] == 'm' ? ARGS_MODE_MIXED : ARGS_MODE_COMP;
+        set_mode_flags(*mode);
     } else if (starts(s, "-XX:", &tail)) {
         if (starts(tail, "Flags=", &tail)) /* read before everything else */
             return true;
@@ -248,7 +271,7 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
             goto fatal;
     }
     for (size_t i = 0; i < env.n; i++)
-        if (!vm_option(env.v[i], p.ignore_unrecognized, FLAG_ORIGIN_ENVIRON, err))
+        if (!vm_option(env.v[i], p.ignore_unrecognized, FLAG_ORIGIN_ENVIRON, &a->mode, err))
             goto fatal;
 
     int i;
@@ -262,7 +285,7 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
             /* as the java launcher: --help to the output stream, the others to the error stream */
             a->help = strcmp(s, "--help") == 0 ? 2 : 1;
             break;
-        } else if (!vm_option(s, p.ignore_unrecognized, FLAG_ORIGIN_COMMAND_LINE, err)) {
+        } else if (!vm_option(s, p.ignore_unrecognized, FLAG_ORIGIN_COMMAND_LINE, &a->mode, err)) {
             goto fatal;
         }
     }
@@ -299,6 +322,18 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
                 ") to align entry points\n",
                 (uint64_t)FLAG(CodeCacheSegmentSize), (int64_t)code_entry_alignment, (int64_t)code_entry_alignment,
                 (uint64_t)FLAG(CodeCacheSegmentSize));
+        goto fatal;
+    }
+    /* HotSpot's CompilerConfig::ergo_initialize: an interpreter-only VM is not tiered */
+    if (a->mode == ARGS_MODE_INT)
+        FLAG_SET_CMDLINE(TieredCompilation, false);
+    /* HotSpot's CompileThresholdConstraintFunc, and OnStackReplacePercentage's, which cannot
+       judge itself then (both lines, as HotSpot 25 prints them) */
+    if (FLAG(CompileThreshold) < 0 || FLAG(CompileThreshold) > 1073741823) {
+        fprintf(err,
+                "OnStackReplacePercentage cannot be validated because CompileThreshold value is invalid\n"
+                "CompileThreshold (%" PRId64 ") must be between 0 and 1073741823\n",
+                (int64_t)FLAG(CompileThreshold));
         goto fatal;
     }
     /* HotSpot's MaxHeapSizeConstraintFunc with G1's heap alignment: its largest region, 512 MiB

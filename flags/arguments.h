@@ -29,6 +29,9 @@ typedef enum arg_action {
     ARG_EXIT_ERROR  /* a bad option: message printed, exit 1 */
 } arg_action;
 
+/* The execution mode, the last of -Xint, -Xmixed, -Xcomp (HotSpot's Arguments::Mode) */
+typedef enum args_mode { ARGS_MODE_MIXED, ARGS_MODE_INT, ARGS_MODE_COMP } args_mode;
+
 typedef struct mvm_args {
     int help;             /* -help, -h, -?: 1 (usage to stderr); --help: 2 (to stdout) */
     int version;          /* -version: 1 (to stderr); --version: 2 (to stdout) */
@@ -36,6 +39,7 @@ typedef struct mvm_args {
     const char *program;  /* the .mva file, or NULL */
     int prog_argc;        /* arguments after it */
     char **prog_argv;
+    args_mode mode;
 } mvm_args;
 
 /*

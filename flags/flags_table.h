@@ -75,11 +75,45 @@
       "select it")                                                                                        \
     /* ---- code generation ---------------------------------------------------------------------- */   \
     F(bool, UseCompiler, true, PRODUCT, NONE, NO_RANGE,                                                   \
-      "Use Just-In-Time compilation. minivm: false (also set by -Xint) means no machine-code stub "       \
-      "at all, every @IntrinsicCandidate method runs its bytecode, and no inlining (forwarders are "     \
-      "still skipped)")                                                                                   \
+      "Use Just-In-Time compilation. minivm: false (also set by -Xint) means no compiled method, no "    \
+      "machine-code stub at all, every @IntrinsicCandidate method runs its bytecode, and no inlining "    \
+      "(forwarders are still skipped)")                                                                   \
+    F(bool, UseInterpreter, true, PRODUCT, NONE, NO_RANGE,                                                \
+      "Use interpreter for non-compiled methods. minivm: false (set by -Xcomp) compiles every method "  \
+      "at its first call; the interpreter still runs what compiled code leaves to it (docs/compiler.md)") \
+    F(bool, BackgroundCompilation, true, PRODUCT, PD, NO_RANGE,                                           \
+      "A thread requesting compilation is not blocked during compilation. minivm: accepted; it "        \
+      "always compiles in the thread that asks, before going on")                                        \
+    F(bool, ClipInlining, true, PRODUCT, NONE, NO_RANGE,                                                  \
+      "Clip inlining if aggregate method exceeds DesiredMethodLimit. minivm: accepted (-Xcomp sets it "  \
+      "false as HotSpot's); its compiler does not inline")                                               \
+    F(bool, TieredCompilation, true, PRODUCT, PD, NO_RANGE,                                               \
+      "Enable tiered compilation. minivm: one tier, level 1; PrintCompilation prints the level while "   \
+      "it is true")                                                                                       \
     F(intx, TieredStopAtLevel, 4, PRODUCT, NONE, RANGE(0, 4),                                             \
-      "Stop at given compilation level. minivm: accepted and range-checked; minivm has no tiers")         \
+      "Stop at given compilation level. minivm: 0 keeps every method interpreted (the stubs stay); "     \
+      "1 to 4 compile at minivm's one level")                                                            \
+    F(intx, CompileThreshold, 10000, PRODUCT, PD, NO_RANGE,                                               \
+      "number of interpreted method invocations before (re-)compiling. minivm: invocations plus loop "   \
+      "back-edges, per method")                                                                          \
+    F(intx, OnStackReplacePercentage, 140, PRODUCT, PD, NO_RANGE,                                         \
+      "NON_TIERED number of method invocations/branches (expressed as % of CompileThreshold) before "    \
+      "(re-)compiling OSR code. minivm: accepted and checked; a loop's back-edges count with the "       \
+      "invocations towards CompileThreshold")                                                            \
+    F(bool, UseOnStackReplacement, true, PRODUCT, PD, NO_RANGE,                                           \
+      "Use on stack replacement, calls runtime if invoc. counter overflows in loop. minivm: a loop's "   \
+      "back-edge enters its method's compiled code")                                                     \
+    F(bool, PrintCompilation, false, PRODUCT, NONE, NO_RANGE,                                             \
+      "Print compilations")                                                                               \
+    F(ccstrlist, CompileCommand, "", PRODUCT, NONE, NO_RANGE,                                             \
+      "Prepend to .hotspot_compiler; e.g. log,java/lang/String.<init>. minivm: exclude, print, "          \
+      "compileonly and quiet, on Module.method patterns (docs/compiler.md)")                               \
+    F(bool, PrintAssembly, false, DIAGNOSTIC, NONE, NO_RANGE,                                             \
+      "Print assembly code (using external disassembler.so). minivm: every compiled method's code, "     \
+      "with LLVM's disassembly under each bytecode word")                                                \
+    F(bool, CITime, false, PRODUCT, NONE, NO_RANGE,                                                       \
+      "collect timing information for compilation. minivm: the methods compiled, their code and "        \
+      "the time, at exit")                                                                                \
     F(uintx, CodeCacheSegmentSize, 128, EXPERIMENTAL, PD, RANGE(1, 1024),                                 \
       "Code cache segment size (in bytes) - smallest unit of allocation. minivm: accepted and checked "  \
       "as HotSpot's (at least CodeEntryAlignment: 32 on x86-64, 64 on AArch64)")                          \

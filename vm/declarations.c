@@ -329,6 +329,7 @@ static void parse_method(loader *L, msrc *src, cursor *c, uint32_t *li, unsigned
     vm_method *m = vm_arena_alloc(L->a, sizeof *m);
     pmethod *pm = &L->pm[p->nmethods];
     p->methods[p->nmethods] = m;
+    m->index = p->nmethods;
     NAME_DECLARATION(L, src, c->ln->no, m, name);
     m->flags = (native ? VM_METHOD_NATIVE : 0) | ((attrs & ATTR_INTRINSIC) ? VM_METHOD_INTRINSIC : 0) |
                ((attrs & (ATTR_VIRTUAL | ATTR_ABSTRACT)) ? VM_METHOD_VIRTUAL : 0) |

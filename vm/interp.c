@@ -189,12 +189,28 @@ static VM_COLD int unwind(vm_t *vm, uint32_t entry, int status, const vm_method 
             goto exception;                                                  \
         }                                                                    \
     } while (0)
+/* a taken jump backwards (a loop's back-edge) counts towards compiling the method, and enters
+   its compiled code when there is some (docs/compiler.md); only with the compiler on */
 #define COND_JUMP(c)                                                         \
     do {                                                                     \
-        if (c)                                                               \
-            pc += GET_sJ(*pc) + 1;                                           \
-        else                                                                 \
+        if (c) {                                                             \
+            int32_t sj_ = GET_sJ(*pc);                                       \
+            pc += sj_ + 1;                                                   \
+            if (sj_ < 0 && jitm)                                             \
+                goto do_backedge;                                            \
+        } else {                                                             \
             pc++;                                                            \
+        }                                                                    \
+    } while (0)
+/* after a call returned to m at pc (a native's, a stub's, or a bytecode callee's): go on in m's
+   compiled code when it has some */
+#define RESUME_COMPILED()                                                    \
+    do {                                                                     \
+        if (jitm) {                                                          \
+            const void *const *e_ = jitm[m->index].entry;                    \
+            if (e_ && (target = e_[pc - m->code]) != NULL)                   \
+                goto do_enter;                                               \
+        }                                                                    \
     } while (0)
 
 #if VM_USE_GOTO
@@ -213,6 +229,23 @@ static VM_COLD int unwind(vm_t *vm, uint32_t entry, int status, const vm_method 
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns", "no-crossjumping", "no-gcse")))
 #endif
+/* Compile m now that its counter passed the threshold; false (and never again) when it is not
+   compiled */
+static VM_COLD bool compile_method(vm_t *vm, const vm_method *m, vm_jit_method *j)
+{
+    j->entry = vm->jit_hooks->compile(vm, m);
+    if (!j->entry)
+        j->count = INT64_MIN;
+    return j->entry != NULL;
+}
+
+/* Count one invocation or back-edge of m; true when m has compiled code (compiled now, perhaps) */
+static inline bool jit_count(vm_t *vm, const vm_method *m, vm_jit_method *jitm)
+{
+    vm_jit_method *j = &jitm[m->index];
+    return j->entry || (++j->count > vm->compile_threshold && compile_method(vm, m, j));
+}
+
 static int execute(vm_t *vm, uint32_t entry, vm_value *result)
 {
 #if VM_USE_GOTO
@@ -240,7 +273,13 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
        must end by it (vm_stack_room); it moves with every call and return, never below stack */
     int64_t room = (int64_t)vm->stack_cap - (int64_t)vm->nframes * VM_FRAME_SLOTS;
     const vm_value *limit = stack + (room > 0 ? room : 0);
+    vm_jit_method *const jitm = vm->jitm; /* NULL: no compiler */
+    const void *target;              /* where compiled code is entered (do_enter) */
 
+    if (jitm && jit_count(vm, m, jitm)) {
+        target = jitm[m->index].entry[0];
+        goto do_enter;
+    }
     for (;;) {
         vmfetch();
         vmdispatch(GET_OP(i))
@@ -314,7 +353,12 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
             vmcase(I2B) { RA.i = (int64_t)(int8_t)(uint8_t)RB.i; vmbreak; }
             vmcase(ZEXTW) { RA.i = (int64_t)(uint32_t)RB.i; vmbreak; }
 
-            vmcase(JMP) { pc += GET_sJ(i); vmbreak; }
+            vmcase(JMP) {
+                pc += GET_sJ(i);
+                if (GET_sJ(i) < 0 && jitm)
+                    goto do_backedge;
+                vmbreak;
+            }
             vmcase(EQ) { COND_JUMP(RA.i == RB.i); vmbreak; }
             vmcase(NE) { COND_JUMP(RA.i != RB.i); vmbreak; }
             vmcase(LT) { COND_JUMP(RA.i < RB.i); vmbreak; }
@@ -539,11 +583,14 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
                     native = callee;
                     goto exception;
                 }
+                RESUME_COMPILED();
                 vmnext;
             }
             /* 0: not linked, or arguments the stub must not see: the bytecode runs */
-            if (vm_intrinsic_call(vm, callee, R + first, dst))
+            if (vm_intrinsic_call(vm, callee, R + first, dst)) {
+                RESUME_COMPILED();
                 vmnext;
+            }
         }
         vm_value *nr = R + m->nregs;
         if (nr + callee->nregs + VM_FRAME_SLOTS > limit) /* inside the stack's slack: VM_STACK_SLACK */
@@ -575,6 +622,10 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         m = callee;
         R = nr;
         pc = callee->code;
+        if (jitm && jit_count(vm, m, jitm)) {
+            target = jitm[m->index].entry[0];
+            goto do_enter;
+        }
         vmnext;
     }
 
@@ -592,7 +643,25 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         pc = fr->pc;
         if (has_result)
             R[fr->ret_reg] = rv;
+        RESUME_COMPILED();
         vmnext;
+
+    do_backedge:
+        /* pc is the jump's target in m: compiled code is entered there (on-stack replacement,
+           the frame as it is) when m has some, or once the back-edge compiled it */
+        if (jit_count(vm, m, jitm) && vm->jit_osr && (target = jitm[m->index].entry[pc - m->code]) != NULL)
+            goto do_enter;
+        vmnext;
+
+    do_enter: {
+        /* compiled code runs in this frame until a word it leaves to the interpreter: a call or a
+           return, or one whose check failed (executed here, so it throws as interpreted) */
+        const uint32_t *at = vm->jit_enter(vm->jit_ctx, R, fr, target);
+        if (!at)
+            goto exception; /* a helper threw (allocation): fr->pc is set */
+        pc = at;
+        vmnext;
+    }
 
     exception:
         return unwind(vm, entry, status, native);

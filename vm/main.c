@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "arguments.h"
+#include "compile_command.h"
+#include "jit.h"
 #include "stubs_startup.h"
 #include "flags.h"
 #include "intrinsics.h"
@@ -53,6 +55,23 @@ static void flush_stdout(int *write_errno)
 }
 
 static int run(int argc, char **argv, int *write_errno);
+static int run_vm(const mvm_args *args, const compile_commands *commands, int *write_errno);
+
+/* -XX:+CITime's summary, at exit (HotSpot's CompileBroker::print_times, minivm's one compiler) */
+static void print_ci_time(const vm_t *vm)
+{
+    jit_stats st = {0};
+    jit_get_stats(vm, &st);
+    printf("Accumulated compiler times\n"
+           "----------------------------------------------------------\n"
+           "  Total compilation time   : %8.3f s\n"
+           "    minivm (level %d)       : %8.3f s\n"
+           "  Total compiled methods   : %8u methods\n"
+           "  Total excluded methods   : %8u methods\n"
+           "  nmethod code size        : %8llu bytes\n",
+           st.compile_ns / 1e9, JIT_LEVEL, st.compile_ns / 1e9, st.compiled, st.excluded,
+           (unsigned long long)st.code_bytes);
+}
 
 int main(int argc, char **argv)
 {
@@ -82,6 +101,22 @@ static int run(int argc, char **argv, int *write_errno)
         return 1;
     }
 
+    /* HotSpot's CompilerOracle, parsed as the VM starts: each command echoed, a bad one fatal */
+    compile_commands commands = {0};
+    if (!compile_commands_parse(&commands, FLAG(CompileCommand), stdout)) {
+        compile_commands_free(&commands);
+        flush_stdout(write_errno);
+        args_print_fatal_tail(stderr);
+        return 1;
+    }
+    int code = run_vm(&args, &commands, write_errno);
+    compile_commands_free(&commands);
+    return code;
+}
+
+static int run_vm(const mvm_args *a, const compile_commands *commands, int *write_errno)
+{
+    const mvm_args args = *a;
     /* as HotSpot once the VM is created: the flags, then help or version, or the program */
     if (FLAG(PrintFlagsFinal) || FLAG(PrintFlagsRanges))
         flags_print(stdout, FLAG(PrintFlagsRanges));
@@ -144,8 +179,28 @@ static int run(int argc, char **argv, int *write_errno)
         vm_program_free(prog);
         return 1;
     }
+    /* the compiler tier: -Xint (UseCompiler off) and TieredStopAtLevel=0 interpret alone; a
+       host without templates too (docs/compiler.md) */
+    if (FLAG(UseCompiler) && FLAG(TieredStopAtLevel) > 0 && jit_available()) {
+        jit_options jo = {
+            .threshold = FLAG(UseInterpreter) ? FLAG(CompileThreshold) : 0,
+            .osr = FLAG(UseOnStackReplacement),
+            .print_compilation = FLAG(PrintCompilation),
+            .tiered = FLAG(TieredCompilation),
+            .print_assembly = FLAG(PrintAssembly),
+            .commands = commands,
+        };
+        if (!jit_attach(vm, &jo, err, sizeof err)) {
+            fprintf(stderr, "Error occurred during initialization of VM\n%s\n", err);
+            vm_free(vm);
+            vm_program_free(prog);
+            return 1;
+        }
+    }
     vm_value result = {0};
     int status = vm_call(vm, main_m, NULL, &result);
+    if (FLAG(CITime))
+        print_ci_time(vm);
     int code;
     flush_stdout(write_errno);
     switch (status) {

@@ -161,6 +161,8 @@ void vm_free(vm_t *vm)
 {
     if (!vm)
         return;
+    if (vm->jit_hooks)
+        vm->jit_hooks->release(vm);
     vm_heap_free_all(vm);
     release(vm->stack, (vm->stack_cap + VM_STACK_SLACK) * sizeof *vm->stack);
     release(vm->frames, vm->frame_cap * sizeof *vm->frames);

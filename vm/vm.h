@@ -131,6 +131,7 @@ struct vm_method {
                                (vm/inline.c), whose frame stack traces show above this one */
     const vm_inline_site *sites; /* the inlined bodies, in code order (nsites of them) */
     uint32_t nsites;
+    uint32_t index;         /* its place in vm_program.methods (the compiler's per-VM tables) */
 };
 
 /* A forwarder's own call: its next to last instruction word, before its ret (vm/loader.c) */
@@ -318,6 +319,31 @@ typedef struct vm_intrinsic_link {
     uint16_t compress_slot;
 } vm_intrinsic_link;
 
+/*
+ * The compiler tier as the interpreter sees it (compiler/jit.h attaches it to a VM; NULL
+ * hooks: the interpreter alone). Per method (vm_method.index): its compiled code's address
+ * at each instruction word where the interpreter may enter it, and while it is interpreted,
+ * its invocations plus loop back-edges (HotSpot's invocation and backedge counters in one).
+ */
+typedef struct vm_jit_method {
+    const void *const *entry; /* per instruction word: where compiled code is entered, or NULL;
+                                 NULL here: not compiled */
+    int64_t count;            /* compiled once it passes vm_t.compile_threshold; INT64_MIN: never */
+} vm_jit_method;
+
+typedef struct vm_jit_hooks {
+    /* Compile m: its entry table, or NULL when it is not compiled (excluded, or the code cache
+       is full); called once. */
+    const void *const *(*compile)(vm_t *vm, const vm_method *m);
+    void (*release)(vm_t *vm); /* vm_free's: the code cache and the tables */
+} vm_jit_hooks;
+
+/* The trampoline (vm_t.jit_enter): run compiled code at target on the top frame fr, whose
+   registers are R; returns the instruction word the interpreter goes on at in that frame, or
+   NULL when an exception is pending (fr->pc is then the word after the one that threw, as
+   the interpreter's savepc leaves it). */
+typedef const uint32_t *(*vm_jit_enter_fn)(void *ctx, vm_value *R, vm_frame *fr, const void *target);
+
 /* one per single-block id, and one per family for _digestBase_implCompressMB */
 #define VM_MAX_INTRINSIC_LINKS 16
 
@@ -391,6 +417,14 @@ struct vm_t {
     } link_cache[4];
     uint32_t link_cache_next; /* the entry a miss replaces (round robin) */
     uint32_t nintrinsics;
+    /* the compiler tier (compiler/jit.h, jit_attach); jit_hooks NULL: the interpreter alone */
+    const vm_jit_hooks *jit_hooks;
+    void *jit;              /* its state (the code cache, the options) */
+    void *jit_ctx;          /* jit_enter's first argument (compiler.h, jit_ctx) */
+    vm_jit_enter_fn jit_enter;
+    vm_jit_method *jitm;    /* prog->nmethods entries */
+    int64_t compile_threshold; /* CompileThreshold; 0 under -Xcomp: compiled at the first call */
+    bool jit_osr;           /* UseOnStackReplacement: a back-edge may enter compiled code */
 };
 
 /*

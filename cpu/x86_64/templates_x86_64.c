@@ -9,6 +9,8 @@
  */
 #include "templates_x86_64.h"
 
+#include "jit_arch.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -47,19 +49,21 @@ typedef struct method_compile {
     const vm_method *m;
     x64_label *at;     /* per word: bound at its code when something jumps there */
     x64_label *leave;  /* per word: its exit to the interpreter, emitted after the code if used */
-    bool *leaves;
+    uint8_t *leaves;   /* per word: LEAVE_AT, LEAVE_THROWN or 0 (no exit) */
 } method_compile;
+
+enum { LEAVE_AT = 1, LEAVE_THROWN = 2 }; /* rax = the word, or NULL: a helper threw (jit_enter_fn) */
 
 /* leave to the interpreter at word k when condition c holds */
 static void leave_if(method_compile *mc, x64_cond c, uint32_t k)
 {
-    mc->leaves[k] = true;
+    mc->leaves[k] = LEAVE_AT;
     x64_jcc(mc->as, c, &mc->leave[k]);
 }
 
 static void leave_at(method_compile *mc, uint32_t k)
 {
-    mc->leaves[k] = true;
+    mc->leaves[k] = LEAVE_AT;
     x64_jmp(mc->as, &mc->leave[k]);
 }
 
@@ -264,6 +268,38 @@ static void view_store(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, u
     }
 }
 
+/* Call helper fn(vm, arg1, arg2) for word k; rax = its result. When it may allocate or throw,
+   fr->pc is the word after k first (the interpreter's savepc), and a NULL result leaves with
+   the exception pending. rbx, r12..r14 survive the call (callee-saved); the trampoline keeps
+   the stack 16-byte aligned. */
+static void call_helper(method_compile *mc, uint32_t k, const void *fn, bool throws, x64_reg arg1_src,
+                        int64_t arg1_imm, int64_t arg2_imm, bool arg2_is_reg, uint32_t arg2_reg)
+{
+    x64_asm *as = mc->as;
+    if (throws) {
+        x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)&mc->m->code[k + 1]);
+        x64_mov_mr(as, x64_at(RFR, (int32_t)offsetof(vm_frame, pc)), X64_RAX);
+    }
+    if (arg2_is_reg)
+        load(as, X64_C_RARG2, arg2_reg);
+    else
+        x64_mov_ri(as, X64_C_RARG2, arg2_imm);
+    if (arg1_src == X64_NOREG)
+        x64_mov_ri(as, X64_C_RARG1, arg1_imm);
+    else
+        x64_mov_rr(as, X64_C_RARG1, arg1_src);
+    x64_mov_rr(as, X64_C_RARG0, RVM);
+    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn);
+    x64_call_r(as, X64_RAX);
+    if (throws) {
+        x64_test_rr(as, X64_RAX, X64_RAX);
+        mc->leaves[k] = LEAVE_THROWN;
+        x64_jcc(as, X64_E, &mc->leave[k]);
+    }
+}
+
+static const void *fn_addr(void (*fn)(void)) { return (const void *)(uintptr_t)fn; }
+
 static x64_mem field(uint32_t f) { return x64_at(X64_RAX, (int32_t)(offsetof(vm_obj, data) + 8 * f)); }
 
 /* One word; returns how many words it took (a conditional with its JMP: 2, when nothing jumps
@@ -412,6 +448,50 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
         load(as, X64_RDX, c);
         x64_mov_mr(as, field(b), X64_RDX);
         break;
+    case OP_GETSTATIC:
+    case OP_PUTSTATIC:
+    case OP_LDSTR: {
+        /* the VM's statics and strings tables never move: vm->statics[Bx], vm->strings[Bx] */
+        size_t table = op == OP_LDSTR ? offsetof(vm_t, strings) : offsetof(vm_t, statics);
+        x64_mov_rm(as, X64_RCX, x64_at(RVM, (int32_t)table));
+        x64_mem slot = x64_at(X64_RCX, (int32_t)(8 * GET_Bx(i)));
+        if (op == OP_PUTSTATIC) {
+            load(as, X64_RAX, a);
+            x64_mov_mr(as, slot, X64_RAX);
+        } else {
+            x64_mov_rm(as, X64_RAX, slot);
+            store(as, a, X64_RAX);
+        }
+        break;
+    }
+    case OP_NEWBA:
+    case OP_NEWIA:
+    case OP_NEWLA: {
+        int64_t kind = op == OP_NEWBA ? VM_T_BYTES : op == OP_NEWIA ? VM_T_INTS : VM_T_LONGS;
+        call_helper(mc, k, fn_addr((void (*)(void))jit_rt_new_array), true, X64_NOREG, kind, 0, true, b);
+        store(as, a, X64_RAX);
+        break;
+    }
+    case OP_NEW:
+        call_helper(mc, k, fn_addr((void (*)(void))jit_rt_new_record), true, X64_NOREG, GET_Bx(i), 0, false, 0);
+        store(as, a, X64_RAX);
+        break;
+    case OP_CHECKCAST: {
+        /* null passes; a record that is not the register's type leaves (the interpreter throws) */
+        x64_label done;
+        x64_label_init(&done);
+        load(as, X64_RAX, b);
+        x64_test_rr(as, X64_RAX, X64_RAX);
+        x64_jcc(as, X64_E, &done);
+        call_helper(mc, k, fn_addr((void (*)(void))jit_rt_is_a), false, X64_RAX, 0, m->regtypes[a].rec, false,
+                    0);
+        x64_test_rr(as, X64_RAX, X64_RAX);
+        leave_if(mc, X64_E, k);
+        load(as, X64_RAX, b);
+        x64_bind(as, &done);
+        store(as, a, X64_RAX);
+        break;
+    }
     default:
         leave_at(mc, k); /* the interpreter executes it */
         break;
@@ -432,11 +512,12 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
             x64_label_init(&mc.leave[k]);
         for (uint32_t k = 0; k < m->ncode;) {
             x64_bind(as, &mc.at[k]);
-            if (kinds[k])
-                entry_of[k] = x64_asm_pc(as);
+            entry_of[k] = x64_asm_pc(as);
             uint32_t n = word(&mc, k, kinds);
-            if (n == 2) /* the conditional's JMP: no code of its own, but its label is bound */
+            if (n == 2) { /* the conditional's JMP: no code of its own, but its label is bound */
                 x64_bind(as, &mc.at[k + 1]);
+                entry_of[k + 1] = SIZE_MAX;
+            }
             k += n;
         }
         x64_bind(as, &mc.at[m->ncode]); /* never reached: the last word never falls through */
@@ -445,7 +526,10 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
             if (!mc.leaves[k])
                 continue;
             x64_bind(as, &mc.leave[k]);
-            x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)&m->code[k]);
+            if (mc.leaves[k] == LEAVE_THROWN)
+                x64_alu_rr(as, X64_XOR, X64_RAX, X64_RAX);
+            else
+                x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)&m->code[k]);
             x64_jmp_m(as, x64_at(RCTX, (int32_t)offsetof(jit_ctx, exit)));
         }
     }
@@ -454,3 +538,36 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
     free(mc.leaves);
     return !x64_asm_failed(as);
 }
+
+/* ---- the compiler's interface (compiler/jit_arch.h) ------------------------------------------ */
+
+static bool finish(x64_asm *as, size_t *size, char *err, size_t errlen)
+{
+    return code_buffer_done(&as->cb, size, err, errlen);
+}
+
+static size_t trampoline(uint8_t *code, size_t cap, size_t *exit_offset, size_t *size, char *err, size_t errlen)
+{
+    x64_asm as;
+    x64_asm_init(&as, code, cap);
+    size_t entry = x64_jit_trampoline(&as, exit_offset);
+    return finish(&as, size, err, errlen) ? entry : SIZE_MAX;
+}
+
+static bool method(uint8_t *code, size_t cap, const vm_t *vm, const vm_method *m, const uint8_t *kinds,
+                   size_t *offset_of, size_t *size, char *err, size_t errlen)
+{
+    x64_asm as;
+    x64_asm_init(&as, code, cap);
+    x64_jit_method(&as, vm, m, kinds, offset_of);
+    return finish(&as, size, err, errlen);
+}
+
+const jit_arch x64_jit_arch = {
+    .name = "x86_64",
+    .format = {.llvm_target = "X86", .llvm_triple = "x86_64-linux-gnu", .llvm_features = "", .insn_size = 0},
+    .word_bytes = 128, /* the longest template (a helper call, a view store) is under 90 */
+    .method_bytes = 64,
+    .trampoline = trampoline,
+    .method = method,
+};

@@ -29,8 +29,9 @@
 size_t x64_jit_trampoline(x64_asm *as, size_t *exit_offset);
 
 /* Translate m (verified; of vm's program) at the buffer's position. kinds: jit_entry_points';
-   entry_of[k] gets the offset of word k's code where kinds[k] is set. False when the buffer
-   failed (its message says why). */
+   entry_of[k] gets the offset of word k's code (SIZE_MAX for a conditional's JMP, which has
+   none), which may be entered where kinds[k] is set. False when the buffer failed (its
+   message says why). */
 bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8_t *kinds, size_t *entry_of);
 
 #endif /* MINIVM_TEMPLATES_X86_64_H */
