@@ -82,14 +82,35 @@ void code_label_init(code_label *l)
 {
     l->pos = -1;
     l->npatch = 0;
+    l->more = NULL;
+    l->nmore = l->capmore = 0;
 }
 
 bool code_label_refer(code_label *l, size_t site)
 {
-    if (l->npatch == CODE_LABEL_MAX_PATCHES)
-        return false;
-    l->patch[l->npatch++] = site;
+    if (l->npatch < CODE_LABEL_MAX_PATCHES) {
+        l->patch[l->npatch++] = site;
+        return true;
+    }
+    /* the rest on the heap (HotSpot's Label: a fixed array, then a GrowableArray) */
+    if (l->nmore == l->capmore) {
+        size_t cap = l->capmore ? 2 * l->capmore : 16;
+        size_t *more = realloc(l->more, cap * sizeof *more);
+        if (!more)
+            return false;
+        l->more = more;
+        l->capmore = cap;
+    }
+    l->more[l->nmore++] = site;
     return true;
+}
+
+void code_label_release(code_label *l)
+{
+    free(l->more);
+    l->more = NULL;
+    l->nmore = l->capmore = 0;
+    l->npatch = 0;
 }
 
 void code_bind(code_buffer *cb, code_label *l, code_patch_fn *patch)
@@ -101,5 +122,7 @@ void code_bind(code_buffer *cb, code_label *l, code_patch_fn *patch)
     l->pos = (long)cb->pos;
     for (int k = 0; k < l->npatch; k++)
         patch(cb, l->patch[k], cb->pos);
-    l->npatch = 0;
+    for (size_t k = 0; k < l->nmore; k++)
+        patch(cb, l->more[k], cb->pos);
+    code_label_release(l);
 }

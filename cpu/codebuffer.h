@@ -59,12 +59,17 @@ typedef struct code_label {
     long pos;                                /* bound position in units, or -1 */
     int npatch;
     size_t patch[CODE_LABEL_MAX_PATCHES];     /* references waiting for bind   */
+    size_t *more, nmore, capmore;            /* the ones past those, on the heap */
 } code_label;
 
 void code_label_init(code_label *l);
 /* Record a reference to unbound l at site (where the architecture's patch function finds
-   it); false when l already has CODE_LABEL_MAX_PATCHES of them. */
+   it): the first CODE_LABEL_MAX_PATCHES inline, any more in a growing heap array (a
+   compiled method's exit may have hundreds); false only when memory runs out. */
 bool code_label_refer(code_label *l, size_t site);
+/* Forget l's waiting references and free their memory: for a label that will never be bound
+   (code_bind does this itself). */
+void code_label_release(code_label *l);
 /* Patch the reference at site to target (both in units). */
 typedef void code_patch_fn(code_buffer *cb, size_t site, size_t target);
 /* Bind l to the current position and patch the references waiting for it; a label bound

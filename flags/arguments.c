@@ -22,12 +22,16 @@ void args_print_fatal_tail(FILE *err)
           err);
 }
 
-void args_print_version(FILE *f)
+void args_print_version(FILE *f, bool compiler)
 {
-    fputs(MVM_NAME " version \"" MVM_VERSION "\"\n"
-          MVM_NAME " Runtime Environment (build " MVM_VERSION ")\n"
-          MVM_VM_NAME " (build " MVM_VERSION ", interpreted mode)\n",
-          f);
+    /* HotSpot's VM_Version::vm_info_string: the mode the flags give, on a VM that can compile */
+    const char *mode = !compiler || !FLAG(UseCompiler) ? "interpreted mode"
+                       : !FLAG(UseInterpreter)         ? "compiled mode"
+                                                       : "mixed mode";
+    fprintf(f,
+            MVM_NAME " version \"" MVM_VERSION "\"\n" MVM_NAME " Runtime Environment (build " MVM_VERSION ")\n"
+            MVM_VM_NAME " (build " MVM_VERSION ", %s)\n",
+            mode);
 }
 
 void args_print_usage(FILE *f)

@@ -80,7 +80,7 @@ typedef const args_text_flag *(*args_text_flags_fn)(flag_arch arch, size_t *n);
 arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_arch, args_text_flags_fn text_flags,
                       FILE *out, FILE *err);
 
-void args_print_version(FILE *f);
+void args_print_version(FILE *f, bool compiler);
 void args_print_usage(FILE *f);
 
 /* "Error: Could not create the minivm." and the line after it: a VM that cannot start */

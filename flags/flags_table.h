@@ -12,6 +12,8 @@
  *        ({C2 product}, {pd product}); every flag of a per-architecture table
  *        also gets ARCH ({ARCH product})
  * range  RANGE(min, max) or NO_RANGE: values outside are rejected with
+ *        (a numeric flag HotSpot gives no range has its type's whole range here,
+ *        which PrintFlagsRanges prints as HotSpot does)
  *        "intx Name=9 is outside the allowed range [ 0 ... 4 ]"
  *
  * MVM_FLAGS are the shared flags. MVM_FLAGS_AARCH64 and MVM_FLAGS_X86_64 exist
@@ -93,10 +95,10 @@
     F(intx, TieredStopAtLevel, 4, PRODUCT, NONE, RANGE(0, 4),                                             \
       "Stop at given compilation level. minivm: 0 keeps every method interpreted (the stubs stay); "     \
       "1 to 4 compile at minivm's one level")                                                            \
-    F(intx, CompileThreshold, 10000, PRODUCT, PD, NO_RANGE,                                               \
+    F(intx, CompileThreshold, 10000, PRODUCT, PD, RANGE(INTPTR_MIN, INTPTR_MAX),                                         \
       "number of interpreted method invocations before (re-)compiling. minivm: invocations plus loop "   \
       "back-edges, per method")                                                                          \
-    F(intx, OnStackReplacePercentage, 140, PRODUCT, PD, NO_RANGE,                                         \
+    F(intx, OnStackReplacePercentage, 140, PRODUCT, PD, RANGE(INTPTR_MIN, INTPTR_MAX),                                   \
       "NON_TIERED number of method invocations/branches (expressed as % of CompileThreshold) before "    \
       "(re-)compiling OSR code. minivm: accepted and checked; a loop's back-edges count with the "       \
       "invocations towards CompileThreshold")                                                            \

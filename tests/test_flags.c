@@ -371,7 +371,7 @@ static const flag_case cases[] = {
     {"xint_turns_off_use_compiler", NULL, NULL, {"-Xint", FINAL, "-version"}, 0, CONTAINS,
      "     bool UseCompiler                              = false                                     {product} "
      "{default}\n",
-     EXACT, VERSION},
+     EXACT, TU_VERSION_MODE("interpreted mode")},
     {"xmixed_undoes_xint", NULL, NULL, {"-Xint", "-Xmixed", FINAL, "-version"}, 0, CONTAINS,
      "     bool UseCompiler                              = true                                      {product} "
      "{default}\n",
@@ -425,8 +425,12 @@ static const flag_case cases[] = {
      "Usage: minivm"},
     {"ranges_layout", NULL, NULL, {"-XX:+PrintFlagsRanges", "-version"}, 0, CONTAINS,
      "[Global flags ranges]\n"
+     "     intx CompileThreshold                                   [ -9223372036854775808      ...       "
+     "9223372036854775807 ]                         {pd product} {default}\n"
      "   size_t MaxHeapSize                                        [ 0                         ...      "
      "18446744073709551615 ]                            {product} {default}\n"
+     "     intx OnStackReplacePercentage                           [ -9223372036854775808      ...       "
+     "9223372036854775807 ]                         {pd product} {default}\n"
      "     intx ThreadStackSize                                    [ 0                         ...                   "
      "1048576 ]                         {pd product} {default}\n"
      "     intx TieredStopAtLevel                                  [ 0                         ...                     "

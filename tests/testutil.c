@@ -4,6 +4,8 @@
 #define _DEFAULT_SOURCE /* wait4 */
 #include "testutil.h"
 
+#include "jit.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -44,6 +46,25 @@ const char *tu_load_error(const char *src)
     return err;
 }
 
+const char *tu_mode(void)
+{
+    const char *m = getenv("MINIVM_MODE");
+    return m && *m ? m : NULL;
+}
+
+void tu_vm_mode(vm_t *vm)
+{
+    const char *mode = tu_mode();
+    if (!mode || !jit_available())
+        return;
+    if (strcmp(mode, "-Xcomp") != 0)
+        fail_msg("MINIVM_MODE=%s: only -Xcomp (or nothing) is known", mode);
+    jit_options o = {.threshold = 0, .osr = true};
+    char err[256];
+    if (!jit_attach(vm, &o, err, sizeof err))
+        fail_msg("jit_attach: %s", err);
+}
+
 vm_t *tu_vm(const vm_program *p, size_t heap_max)
 {
     char err[256];
@@ -51,6 +72,7 @@ vm_t *tu_vm(const vm_program *p, size_t heap_max)
     vm_t *vm = vm_new(p, &opt, err, sizeof err);
     if (!vm)
         fail_msg("vm_new: %s", err);
+    tu_vm_mode(vm);
     return vm;
 }
 
@@ -123,6 +145,27 @@ static const char *minivm_path(void)
     return exe;
 }
 
+/* Under MINIVM_MODE=-Xcomp the version line says "compiled mode" where the tests expect the
+   default mode's name: the one difference the mode is meant to make in what a test sees */
+static void normalize(char *text)
+{
+    static const char from[] = "compiled mode)", to[] = TU_DEFAULT_MODE ")";
+    for (char *at = text ? strstr(text, from) : NULL; at; at = strstr(at, from)) {
+        size_t rest = strlen(at + sizeof from - 1);
+        memmove(at + sizeof to - 1, at + sizeof from - 1, rest + 1);
+        memcpy(at, to, sizeof to - 1);
+        at += sizeof to - 1;
+    }
+}
+
+static void tu_normalize_mode(tu_result *r)
+{
+    if (!tu_mode() || strcmp(TU_DEFAULT_MODE, "mixed mode") != 0)
+        return;
+    normalize(r->out);
+    normalize(r->err);
+}
+
 /* Run args (args[0] through PATH) with stdin fed and stdout/stderr captured. */
 static tu_result run_child(char **args, const char *stdin_data, int timeout_s);
 
@@ -136,15 +179,18 @@ tu_result tu_run(const char *const *argv, const char *stdin_data, int timeout_s)
        "qemu-aarch64 -L /usr/aarch64-linux-gnu"; its first word goes through PATH. */
     char *wrapper = strdup(getenv("MINIVM_WRAPPER") ? getenv("MINIVM_WRAPPER") : "");
     size_t nwrap = 0;
-    char **args = calloc(argc + 2 + strlen(wrapper) / 2 + 1, sizeof *args);
+    char **args = calloc(argc + 3 + strlen(wrapper) / 2 + 1, sizeof *args);
     if (!wrapper || !args)
         abort();
     for (char *save = NULL, *w = strtok_r(wrapper, " ", &save); w; w = strtok_r(NULL, " ", &save))
         args[nwrap++] = w;
-    args[nwrap] = (char *)exe;
+    args[nwrap++] = (char *)exe;
+    if (tu_mode()) /* the suite's mode first: an option the test gives comes later and wins */
+        args[nwrap++] = (char *)tu_mode();
     for (size_t i = 0; i < argc; i++)
-        args[nwrap + i + 1] = (char *)argv[i];
+        args[nwrap + i] = (char *)argv[i];
     tu_result r = run_child(args, stdin_data, timeout_s);
+    tu_normalize_mode(&r);
     free(args);
     free(wrapper);
     return r;
@@ -154,12 +200,15 @@ tu_result tu_run_shell(const char *script, const char *stdin_data, int timeout_s
 {
     const char *wrapper = getenv("MINIVM_WRAPPER") ? getenv("MINIVM_WRAPPER") : "";
     char mvm[8192];
-    snprintf(mvm, sizeof mvm, "%s%s%s", wrapper, wrapper[0] ? " " : "", minivm_path());
+    snprintf(mvm, sizeof mvm, "%s%s%s%s%s", wrapper, wrapper[0] ? " " : "", minivm_path(), tu_mode() ? " " : "",
+             tu_mode() ? tu_mode() : "");
     setenv("MVM", mvm, 1);
     const char *root = getenv("MINIVM_SOURCE_ROOT");
     setenv("SRC", root ? root : ".", 1);
     char *args[] = {"sh", "-c", (char *)script, NULL};
-    return run_child(args, stdin_data, timeout_s);
+    tu_result r = run_child(args, stdin_data, timeout_s);
+    tu_normalize_mode(&r);
+    return r;
 }
 
 tu_result tu_run_command(const char *const *args, const char *stdin_data, int timeout_s)

@@ -27,6 +27,12 @@ const char *tu_load_error(const char *src);
 /* A VM over p with default options (heap_max 0 = default). */
 vm_t *tu_vm(const vm_program *p, size_t heap_max);
 
+/* The suite's execution mode: MINIVM_MODE ("-Xcomp", Meson's test setup xcomp), or NULL for the
+   default. tu_run and tu_run_shell put it first among the launcher's options; tu_vm and
+   tu_vm_mode attach the compiler to a VM with every method compiled at its first call. */
+const char *tu_mode(void);
+void tu_vm_mode(vm_t *vm);
+
 /* The method qname of vm's program called without arguments: its result; fails the test (with
    the exception's trace) unless it returns. */
 vm_value tu_call_main(vm_t *vm, const char *qname);
@@ -177,10 +183,18 @@ void tu_run_cli(const tu_cli_run *run, int status, int out_mode, const char *out
 
 /* The launcher's texts the CLI tests expect (MVM_VERSION: meson.build's version). */
 #define TU_FATAL_TAIL "Error: Could not create the minivm.\nError: A fatal exception has occurred. Program will exit.\n"
-#define TU_VERSION                                       \
+/* the VM's mode as HotSpot names it: mixed where the build has a compiler (x86-64 today,
+   docs/compiler.md), interpreted elsewhere and under -Xint (TU_VERSION_MODE) */
+#if defined(__x86_64__)
+#define TU_DEFAULT_MODE "mixed mode"
+#else
+#define TU_DEFAULT_MODE "interpreted mode"
+#endif
+#define TU_VERSION_MODE(mode)                            \
     "minivm version \"" MVM_VERSION "\"\n"              \
     "minivm Runtime Environment (build " MVM_VERSION ")\n" \
-    "minivm 64-Bit VM (build " MVM_VERSION ", interpreted mode)\n"
+    "minivm 64-Bit VM (build " MVM_VERSION ", " mode ")\n"
+#define TU_VERSION TU_VERSION_MODE(TU_DEFAULT_MODE)
 #define TU_USAGE_HEAD "Usage: minivm [options] <program.mva> [args...]\n"
 #define TU_DIAGNOSTIC_LOCKED(name)                                                                       \
     "Error: VM option '" name "' is diagnostic and must be enabled via -XX:+UnlockDiagnosticVMOptions.\n" \

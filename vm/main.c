@@ -128,14 +128,14 @@ static int run_vm(const mvm_args *a, const compile_commands *commands, int *writ
         return 0;
     }
     if (args.version) {
-        args_print_version(args.version == 2 ? stdout : stderr);
+        args_print_version(args.version == 2 ? stdout : stderr, jit_available());
         return 0;
     }
     /* -showversion prints the version first, even without a program; the java
        launcher then prints the usage to the same stream (--show-version: stdout) */
     FILE *version_stream = args.show_version == 2 ? stdout : stderr;
     if (args.show_version)
-        args_print_version(version_stream);
+        args_print_version(version_stream, jit_available());
     if (!args.program) {
         args_print_usage(args.show_version ? version_stream : stderr);
         return 1;

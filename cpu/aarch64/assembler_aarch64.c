@@ -420,7 +420,7 @@ static int64_t label_offset(a64_asm *as, a64_label *l)
     if (l->pos >= 0)
         return ((int64_t)l->pos - (int64_t)as->cb.pos) * 4;
     if (!code_label_refer(l, as->cb.pos))
-        a64_asm_fail(as, "label has more than %d forward branches", CODE_LABEL_MAX_PATCHES);
+        a64_asm_fail(as, "no memory for the label's forward branches");
     return 0;
 }
 

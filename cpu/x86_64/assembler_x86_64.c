@@ -828,7 +828,7 @@ static void jump(x64_asm *as, const char *name, int cc, x64_label *l)
         if (rel32 < INT32_MIN)
             refuse(&i, "target is more than 2 GiB back");
     } else if (!code_label_refer(l, as->cb.pos + (size_t)near_len - 4)) {
-        refuse(&i, "label has more than %d forward jumps", CODE_LABEL_MAX_PATCHES);
+        refuse(&i, "no memory for the label's forward jumps");
     }
     if (cc < 0) {
         emit1(&i, 0xe9);

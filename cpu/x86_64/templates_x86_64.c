@@ -550,6 +550,7 @@ static size_t trampoline(uint8_t *code, size_t cap, size_t *exit_offset, size_t 
 {
     x64_asm as;
     x64_asm_init(&as, code, cap);
+    as.cb.fatal = false; /* a refusal fails the compilation, never the VM */
     size_t entry = x64_jit_trampoline(&as, exit_offset);
     return finish(&as, size, err, errlen) ? entry : SIZE_MAX;
 }
@@ -559,6 +560,7 @@ static bool method(uint8_t *code, size_t cap, const vm_t *vm, const vm_method *m
 {
     x64_asm as;
     x64_asm_init(&as, code, cap);
+    as.cb.fatal = false;
     x64_jit_method(&as, vm, m, kinds, offset_of);
     return finish(&as, size, err, errlen);
 }
