@@ -9,7 +9,8 @@ baseline ("gpr: +37%"), a JMH-compatible JSON file and a chart (PNG, SVG)
 under results/. docs/benchmarks.md#the-runner documents it.
 
 Configurations (each a named set of VM options, declared once):
-  interpreted        minivm with every SHA intrinsic off
+  interpreted        minivm's interpreter alone (-XX:TieredStopAtLevel=0), every SHA intrinsic off
+  compiled           minivm's compiler tier on the same bytecode, every SHA intrinsic off
   <variant>          one per SHA-3 stub variant this host runs, as the VM lists them
                      (-XX:+PrintStubVariants: name and options), for the SHA-3 digests
   <family>-<variant> the same for the SHA-1, SHA-256 and SHA-512 stubs ("sha256-sha-ni"),
@@ -18,7 +19,8 @@ Configurations (each a named set of VM options, declared once):
   java-C2, java-Xint HotSpot with bench/MessageDigests.java (JAVA_HOME's JDK 25+, the
                      project's HotSpot 25 from scripts/oracle, or java on PATH): C2 with
                      the intrinsics the CPU gives it, and the interpreter;
-                     java-C2-nointrinsics: C2 with no SHA intrinsic
+                     java-C2-nointrinsics: C2 with no SHA intrinsic; java-C1: C1 alone
+                     (-XX:TieredStopAtLevel=1), which has no SHA intrinsic
   --config NAME='-XX:...'   the user's, on minivm
 
 --main is the main job (sh scripts/run): digest only, the interpreter, the stubs, OpenSSL

@@ -250,7 +250,7 @@ class QuickRun(unittest.TestCase):
         configs = {d["params"]["config"] for d in doc}
         for name in ("interpreted", "C-ref", "mine"):
             self.assertIn(name, configs)
-        self.assertTrue(any(n not in ("interpreted", "C-ref", "OpenSSL", "mine") and not n.startswith("java-")
+        self.assertTrue(any(n not in ("interpreted", "compiled", "C-ref", "OpenSSL", "mine") and not n.startswith("java-")
                             for n in configs), f"no stub variant among {configs}")
         for d in doc:
             m = d["primaryMetric"]
@@ -375,7 +375,7 @@ class QuickRun(unittest.TestCase):
         self.assertTrue(all(d["jdkVersion"].startswith("25") for d in java), {d["jdkVersion"] for d in java})
         self.assertTrue(all('version "25' in d["minivmJDK"] for d in doc))
         self.assertTrue(all(d["jvm"].endswith("/bin/java") for d in java), {d["jvm"] for d in java})
-        self.assertEqual({d["params"]["config"] for d in java}, {"java-C2", "java-C2-nointrinsics", "java-Xint"})
+        self.assertEqual({d["params"]["config"] for d in java}, {"java-C2", "java-C2-nointrinsics", "java-Xint", "java-C1"})
         self.assertIn("vs HotSpot:", self.result.stdout)
 
     def test_tables_printed(self):
@@ -455,6 +455,9 @@ class Options(unittest.TestCase):
         self.assertIn("digesterName = SHA-256, SHA3-256, SHA3-512", r.stdout)
         self.assertIn("length = 64, 16384", r.stdout)
         self.assertRegex(r.stdout, r"(?m)^  interpreted ")
+        if os.uname().machine == "x86_64" and not os.environ.get("MINIVM_EMULATED"):
+            # the compiler tier beside the interpreter, on the same bytecode (docs/compiler.md)
+            self.assertRegex(r.stdout, r"(?m)^  compiled ")
         self.assertIn("minivm's default stub here", r.stdout)
         self.assertNotRegex(r.stdout, r"(?m)^  (C-ref|java-Xint) ", "--main leaves them out")
 

@@ -64,6 +64,12 @@ def no_intrinsics(args):
     return ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-{f.flag}" for f in stub_families(args)]
 
 
+def jit_available(base):
+    """Does this minivm compile (its -version says "mixed mode")?"""
+    probe = subprocess.run(base + ["-version"], capture_output=True, text=True)
+    return "mixed mode" in probe.stderr
+
+
 def native_has(name):
     """A digest bench/digest_native knows: every one but the SHAKEs."""
     return not name.startswith("SHAKE")
@@ -104,8 +110,16 @@ def discover(args):
     base = wrapper(args) + [minivm]
     configs, skipped = [], []
     families = {f.display: f for f in stub_families(args)}
-    interpreted = no_intrinsics(args)
+    # the interpreter alone, as before the compiler tier (TieredStopAtLevel=0: nothing compiled, the
+    # loader's inlining kept), and the compiler tier on the same bytecode (docs/compiler.md)
+    interpreted = no_intrinsics(args) + ["-XX:TieredStopAtLevel=0"]
     configs.append(Config("interpreted", "minivm", base + interpreted + [mva], interpreted))
+    compiled = no_intrinsics(args)
+    if jit_available(base):
+        configs.append(Config("compiled", "minivm", base + compiled + [mva], compiled,
+                              "minivm's compiler tier, every SHA intrinsic off"))
+    else:
+        skipped.append(("compiled", "this build has no compiler for this architecture (docs/compiler.md)"))
     args.defaults = default_stubs(args)
     args.runnable = {}  # family -> the variants this CPU runs (PrintStubVariants' "runs"), measured or not
     listing = subprocess.run(base + ["-XX:+PrintStubVariants", "-version"], capture_output=True, text=True)
@@ -153,6 +167,10 @@ def discover(args):
                               "HotSpot C2 without its MD5 and SHA intrinsics", only=jdk, env=env, java=hotspot.java))
         configs.append(Config("java-Xint", "java", java + ["-Xint", src], ["-Xint"], "HotSpot's interpreter",
                               only=jdk, env=env, java=hotspot.java))
+        c1 = ["-XX:TieredStopAtLevel=1"]
+        configs.append(Config("java-C1", "java", java + c1 + [src], c1,
+                              "HotSpot C1 alone (no SHA intrinsics: compiled Java)", only=jdk, env=env,
+                              java=hotspot.java))
     for spec in args.config:  # NAME=OPTIONS, as parse_args checked
         name, _, options = spec.partition("=")
         if any(c.name == name for c in configs):
@@ -162,7 +180,7 @@ def discover(args):
     if getattr(args, "main", False):
         # the main job's question: the interpreter, the stubs, OpenSSL and HotSpot with and without
         # its intrinsics; the C reference and HotSpot's interpreter stay in sh scripts/bench
-        configs = [c for c in configs if c.name not in ("C-ref", "java-Xint")]
+        configs = [c for c in configs if c.name not in ("C-ref", "java-Xint", "java-C1")]
         if not args.wi_given:
             # C2 compiles the digest during the first key's warm-up: one 200 ms iteration leaves the
             # first measurements still rising, so HotSpot warms up for three
