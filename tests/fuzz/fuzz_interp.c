@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jit.h"
 #include "vm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -1905,10 +1906,13 @@ static int fi_nmapped;
 /* Every difference is listed (the first ones say most), then fi_check traps. */
 static int fi_nmismatch;
 
+/* which VM run is being checked: "interpreted", "compiled (-Xcomp)", "mixed (CompileThreshold=N)" */
+static const char *fi_side = "interpreted";
+
 static void fi_mismatch(const char *what, const char *expected, const char *actual)
 {
     if (fi_nmismatch++ == 0)
-        fputs("fuzz_interp: MISMATCH between the VM and the reference evaluator\n", stderr);
+        fprintf(stderr, "fuzz_interp: MISMATCH between the VM (%s) and the reference evaluator\n", fi_side);
     if (fi_nmismatch <= 32)
         fprintf(stderr, "  %s:\n    expected (reference): %s\n    actual (VM):          %s\n", what, expected, actual);
 }
@@ -2123,6 +2127,49 @@ static void fi_count_program(const vm_program *p, const vm_t *vm, int status)
     }
 }
 
+/* Run main in a fresh VM (the compiler attached with this threshold, or none when it is < 0) and
+   check its outcome against the evaluator's. */
+static void fi_run(const fi_gen *g, const vm_program *p, const vm_method *main_m, size_t heap, const char *side,
+                   int64_t threshold)
+{
+    char err[512];
+    err[0] = '\0';
+    vm_options opt = {.heap_max = heap, .stack_size = FI_STACK_SIZE};
+    vm_t *vm = vm_new(p, &opt, err, sizeof err);
+    if (!vm)
+        fi_bug(g, "vm_new fails", err);
+    if (threshold >= 0) {
+        jit_options o = {.threshold = threshold, .osr = true};
+        if (!jit_attach(vm, &o, err, sizeof err))
+            fi_bug(g, "jit_attach fails", err);
+    }
+    fi_side = side;
+    vm_value result = {0};
+    int status = vm_call(vm, main_m, NULL, &result);
+    if (fi_print_all) {
+        /* the program (once), then each run's outcome as comments: the output is a .mva file */
+        if (threshold < 0)
+            fputs(g->text, stdout);
+        if (status == VM_OK) {
+            printf("; %s => result %lld (%lld steps, %llu collections)\n", side, (long long)result.i,
+                   (long long)RS.steps, (unsigned long long)vm->heap.collections);
+        } else {
+            printf("; %s => %s: %s (%lld steps)\n", side, vm_exc_class(vm->exc), vm->exc_msg, (long long)RS.steps);
+            for (const char *t = vm->exc_trace ? vm->exc_trace : ""; *t;) {
+                const char *nl = strchr(t, '\n');
+                int n = nl ? (int)(nl - t) : (int)strlen(t);
+                printf(";%.*s\n", n, t);
+                t += n + (nl != NULL);
+            }
+        }
+        fflush(stdout); /* before a mismatch traps */
+    }
+    fi_check(g, &RS, p, vm, status, result);
+    if (fi_stats && threshold < 0)
+        fi_count_program(p, vm, status);
+    vm_free(vm);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fi_gen *g = &G;
@@ -2152,38 +2199,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!p)
         fi_bug(g, "the loader rejects a generated program", err);
     size_t heap = fi_live_bound(g) + FI_HEAP_SLACK;
-    vm_options opt = {.heap_max = heap, .stack_size = FI_STACK_SIZE};
-    vm_t *vm = vm_new(p, &opt, err, sizeof err);
-    if (!vm)
-        fi_bug(g, "vm_new fails", err);
     const vm_method *main_m = vm_find_method(p, "main");
     if (!main_m)
         fi_bug(g, "no main", NULL);
 
     ref_run(g, &RS);
-    vm_value result = {0};
-    int status = vm_call(vm, main_m, NULL, &result);
-    if (fi_print_all) {
-        /* the program, then its outcome as comments: the output is a .mva file */
-        fputs(g->text, stdout);
-        if (status == VM_OK) {
-            printf("; => result %lld (%lld steps, %llu collections)\n", (long long)result.i, (long long)RS.steps,
-                   (unsigned long long)vm->heap.collections);
-        } else {
-            printf("; => %s: %s (%lld steps)\n", vm_exc_class(vm->exc), vm->exc_msg, (long long)RS.steps);
-            for (const char *t = vm->exc_trace ? vm->exc_trace : ""; *t;) {
-                const char *nl = strchr(t, '\n');
-                int n = nl ? (int)(nl - t) : (int)strlen(t);
-                printf(";%.*s\n", n, t);
-                t += n + (nl != NULL);
-            }
-        }
-        fflush(stdout); /* before a mismatch traps */
+    /*
+     * The interpreter alone, then (where this host has the compiler tier) every method compiled
+     * at its first call (-Xcomp), then mixed: compiled after a few calls or loop iterations,
+     * entered at a call, a return or a loop's back-edge (OSR) while interpreted frames are live.
+     * Each run gets a fresh VM (its own statics and heap) and the same checks.
+     */
+    fi_run(g, p, main_m, heap, "interpreted", -1);
+    if (jit_available()) {
+        fi_run(g, p, main_m, heap, "compiled (-Xcomp)", 0);
+        /* a threshold from the input, so that it varies with the program: 1..16 */
+        int64_t threshold = 1 + (int64_t)(size ? data[size - 1] % 16 : 0);
+        fi_run(g, p, main_m, heap, "mixed (a small CompileThreshold)", threshold);
     }
-    fi_check(g, &RS, p, vm, status, result);
-    if (fi_stats)
-        fi_count_program(p, vm, status);
-    vm_free(vm);
     vm_program_free(p);
     return 0;
 }
