@@ -15,9 +15,11 @@ static void usage_error(FILE *out, const char *line, const char *fmt, const char
     fprintf(out, fmt, arg);
     fprintf(out,
             "\nLine: '%s'\n"
+            "\n"
             "Usage: '-XX:CompileCommand=<option>,<method pattern>' - to set boolean option to true\n"
             "Usage: '-XX:CompileCommand=<option>,<method pattern>,<value>'\n"
-            "Use:   '-XX:CompileCommand=help' for more information and to list all option.\n",
+            "Use:   '-XX:CompileCommand=help' for more information and to list all option.\n"
+            "\n",
             line);
 }
 

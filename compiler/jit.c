@@ -69,29 +69,42 @@ static void print_task(const jit *j, uint32_t id, const vm_method *m)
     fprintf(f, " (%u bytes)\n", code_bytes(m));
 }
 
-/* a word as the assembler writes it, registers by name: "add    i, i, 1" (sJ: the target word) */
-static void word_text(const vm_method *m, uint32_t k, char *buf, size_t len)
+/* a word as the assembler writes it, registers by name, the program's names for methods, statics
+   and records: "add    i, i, 1", "call   v, T.mid", "ble    i, n, -> 4" (a jump: the target word) */
+static void word_text(const vm_program *p, const vm_method *m, uint32_t k, char *buf, size_t len)
 {
     uint32_t w = m->code[k], f[4];
     const vm_opinfo *oi = &vm_opinfo_table[GET_OP(w)];
-    int n = vm_operand_fields(w, f), at = snprintf(buf, len, "%-7s", oi->mnemonic);
+    int n = vm_operand_fields(w, f), at = snprintf(buf, len, "%-6s ", oi->mnemonic);
     for (int i = 0; i < n && oi->kind[i] != K__ && at > 0 && (size_t)at < len; i++) {
         const char *sep = i ? ", " : "";
+        size_t room = len - (size_t)at;
         if (oi->format == isJ)
-            at += snprintf(buf + at, len - (size_t)at, "%s-> %" PRId64, sep, (int64_t)k + 1 + (int32_t)f[i]);
+            at += snprintf(buf + at, room, "%s-> %" PRId64, sep, (int64_t)k + 1 + (int32_t)f[i]);
         else if (oi->kind[i] >= K_RI && oi->kind[i] <= K_RWIN)
-            at += snprintf(buf + at, len - (size_t)at, "%s%s", sep, m->regnames[f[i]]);
+            at += snprintf(buf + at, room, "%s%s", sep, m->regnames[f[i]]);
         else if (oi->format == iAsBx && i == 1)
-            at += snprintf(buf + at, len - (size_t)at, "%s%d", sep, GET_sBx(w));
+            at += snprintf(buf + at, room, "%s%d", sep, GET_sBx(w));
         else if (oi->kind[i] == K_S8)
-            at += snprintf(buf + at, len - (size_t)at, "%s%d", sep, (int)(int8_t)(uint8_t)f[i]);
+            at += snprintf(buf + at, room, "%s%d", sep, (int)(int8_t)(uint8_t)f[i]);
+        else if (oi->kind[i] == K_METH && f[i] < p->nmethods)
+            at += snprintf(buf + at, room, "%s%s", sep, p->methods[f[i]]->qname);
+        else if (oi->kind[i] == K_STATIC && f[i] < p->nstatics)
+            at += snprintf(buf + at, room, "%s%s", sep, p->statics[f[i]].qname);
+        else if (oi->kind[i] == K_TYPE && f[i] < p->nrecords)
+            at += snprintf(buf + at, room, "%s%s", sep, p->records[f[i]].qname);
+        else if (oi->kind[i] == K_K && f[i] < p->nk)
+            at += snprintf(buf + at, room, "%s%" PRId64, sep, p->k[f[i]]);
         else
-            at += snprintf(buf + at, len - (size_t)at, "%s%u", sep, f[i]);
+            at += snprintf(buf + at, room, "%s%u", sep, f[i]);
     }
+    /* a conditional's target is its JMP's, the next word (which has no code of its own) */
+    if ((oi->flags & VM_OPF_COND) && k + 1 < m->ncode && at > 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, ", -> %" PRId64, (int64_t)k + 2 + GET_sJ(m->code[k + 1]));
 }
 
 /* PrintAssembly: the method's code, each bytecode word's machine code under it */
-static void print_assembly(jit *j, const vm_method *m, uint32_t id, const stub_mark *mark, const size_t *offset_of)
+static void print_assembly(jit *j, const vm_program *p, const vm_method *m, uint32_t id, const stub_mark *mark, const size_t *offset_of)
 {
     FILE *f = out_of(j);
     if (!j->disasm_tried) {
@@ -116,7 +129,7 @@ static void print_assembly(jit *j, const vm_method *m, uint32_t id, const stub_m
                 break;
             }
         char text[128];
-        word_text(m, k, text, sizeof text);
+        word_text(p, m, k, text, sizeof text);
         fprintf(f, "  ;; %u: %s\n", k, text);
         codecache_print_code(mark, j->disasm, &j->arch->format, offset_of[k], next, f);
     }
@@ -172,7 +185,7 @@ static const void *const *compile(vm_t *vm, const vm_method *m)
     j->stats.code_bytes += size;
     if (j->opt.print_assembly || (j->opt.commands && compile_commands_has(j->opt.commands, CC_PRINT,
                                                                            m->module->name, m->name)))
-        print_assembly(j, m, id, mark, offset_of);
+        print_assembly(j, vm->prog, m, id, mark, offset_of);
     result = entry;
     entry = NULL;
 done:
@@ -257,6 +270,7 @@ bool jit_get_stats(const vm_t *vm, jit_stats *s)
     if (!j)
         return false;
     *s = j->stats;
+    s->osr_entries = vm->jit_osr_entries;
     return true;
 }
 

@@ -44,6 +44,7 @@ typedef struct jit_stats {
     uint32_t excluded;      /* methods CompileCommand kept from compiling */
     uint64_t code_bytes;    /* their code */
     double compile_ns;      /* time spent compiling them */
+    uint64_t osr_entries;   /* loop back-edges that entered compiled code (on-stack replacement) */
 } jit_stats;
 bool jit_get_stats(const vm_t *vm, jit_stats *s);
 

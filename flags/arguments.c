@@ -340,6 +340,30 @@ arg_action args_parse(int argc, char **argv, mvm_args *a, args_arch_fn target_ar
                 (int64_t)FLAG(CompileThreshold));
         goto fatal;
     }
+    /* HotSpot's OnStackReplacePercentageConstraintFunc: at least InterpreterProfilePercentage and at
+       most INT_MAX * 100 / CompileThreshold above it while the interpreter profiles, else
+       non-negative and at most (INT_MAX >> 1) * 100 / CompileThreshold */
+    {
+        int64_t osr = (int64_t)FLAG(OnStackReplacePercentage), limit = INT32_MAX;
+        if (!FLAG(ProfileInterpreter))
+            limit >>= 1; /* InvocationCounter::count_shift */
+        limit = FLAG(CompileThreshold) == 0 ? limit * 100 : limit * 100 / (int64_t)FLAG(CompileThreshold);
+        if (FLAG(ProfileInterpreter) && osr < (int64_t)FLAG(InterpreterProfilePercentage)) {
+            fprintf(err, "OnStackReplacePercentage (%" PRId64 ") must be larger than InterpreterProfilePercentage (%" PRId64
+                         ")\n", osr, (int64_t)FLAG(InterpreterProfilePercentage));
+            goto fatal;
+        }
+        if (!FLAG(ProfileInterpreter) && osr < 0) {
+            fprintf(err, "OnStackReplacePercentage (%" PRId64 ") must be non-negative\n", osr);
+            goto fatal;
+        }
+        if (FLAG(ProfileInterpreter))
+            limit += (int64_t)FLAG(InterpreterProfilePercentage);
+        if (osr > limit) {
+            fprintf(err, "OnStackReplacePercentage (%" PRId64 ") must be between 0 and %" PRId64 "\n", osr, limit);
+            goto fatal;
+        }
+    }
     /* HotSpot's MaxHeapSizeConstraintFunc with G1's heap alignment: its largest region, 512 MiB
        in HotSpot 25 (32 MiB in 17, before JDK-8275056) */
     const size_t heap_alignment = (size_t)512 << 20;

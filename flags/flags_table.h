@@ -102,6 +102,12 @@
       "NON_TIERED number of method invocations/branches (expressed as % of CompileThreshold) before "    \
       "(re-)compiling OSR code. minivm: accepted and checked; a loop's back-edges count with the "       \
       "invocations towards CompileThreshold")                                                            \
+    F(bool, ProfileInterpreter, true, PRODUCT, PD, NO_RANGE,                                              \
+      "Profile at the bytecode level during interpretation. minivm: accepted; its interpreter keeps "    \
+      "no profile (OnStackReplacePercentage's constraint reads it, as HotSpot's)")                       \
+    F(intx, InterpreterProfilePercentage, 33, PRODUCT, NONE, RANGE(0, 100),                               \
+      "NON_TIERED number of method invocations/branches (expressed as % of CompileThreshold) before "    \
+      "profiling in the interpreter. minivm: accepted; OnStackReplacePercentage must not be below it")   \
     F(bool, UseOnStackReplacement, true, PRODUCT, PD, NO_RANGE,                                           \
       "Use on stack replacement, calls runtime if invoc. counter overflows in loop. minivm: a loop's "   \
       "back-edge enters its method's compiled code")                                                     \

@@ -649,8 +649,10 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
     do_backedge:
         /* pc is the jump's target in m: compiled code is entered there (on-stack replacement,
            the frame as it is) when m has some, or once the back-edge compiled it */
-        if (jit_count(vm, m, jitm) && vm->jit_osr && (target = jitm[m->index].entry[pc - m->code]) != NULL)
+        if (jit_count(vm, m, jitm) && vm->jit_osr && (target = jitm[m->index].entry[pc - m->code]) != NULL) {
+            vm->jit_osr_entries++;
             goto do_enter;
+        }
         vmnext;
 
     do_enter: {

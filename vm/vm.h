@@ -425,6 +425,7 @@ struct vm_t {
     vm_jit_method *jitm;    /* prog->nmethods entries */
     int64_t compile_threshold; /* CompileThreshold; 0 under -Xcomp: compiled at the first call */
     bool jit_osr;           /* UseOnStackReplacement: a back-edge may enter compiled code */
+    uint64_t jit_osr_entries; /* how many times a back-edge entered compiled code (jit_stats) */
 };
 
 /*
