@@ -43,7 +43,8 @@ typedef struct jit_ctx {
 /* The trampoline every architecture generates: enter compiled code at target with the
    register window R of frame fr; returns the word to go on at, or NULL when a helper left an
    exception pending (vm_jit_hooks.enter). */
-typedef const uint32_t *(*jit_enter_fn)(jit_ctx *ctx, vm_value *R, vm_frame *fr, const void *target);
+typedef const uint32_t *(*jit_enter_fn)(jit_ctx *ctx, vm_value *R, vm_frame *fr, const void *target,
+                                        vm_frame *bottom);
 
 /*
  * Helpers: what a template calls for a slow path (compiler/runtime.c), with the C calling
@@ -55,5 +56,9 @@ typedef const uint32_t *(*jit_enter_fn)(jit_ctx *ctx, vm_value *R, vm_frame *fr,
 vm_obj *jit_rt_new_array(vm_t *vm, int64_t kind, int64_t length); /* NEWBA/NEWIA/NEWLA */
 vm_obj *jit_rt_new_record(vm_t *vm, int64_t rec);                 /* NEW */
 int64_t jit_rt_is_a(const vm_t *vm, const vm_obj *o, int64_t rec); /* CHECKCAST: o non-null */
+/* A call from compiled code to a callee with no compiled code yet: count the invocation, as the
+   interpreter's call does, and compile it once it passes CompileThreshold; its entry, or NULL
+   (compiled code then leaves at its first word, its frame pushed) */
+const void *jit_rt_callee_entry(vm_t *vm, const vm_method *callee);
 
 #endif /* MINIVM_COMPILER_H */

@@ -18,3 +18,14 @@ int64_t jit_rt_is_a(const vm_t *vm, const vm_obj *o, int64_t rec)
 {
     return vm_record_is_a(vm->prog->records, o->rec, (uint16_t)rec);
 }
+
+const void *jit_rt_callee_entry(vm_t *vm, const vm_method *callee)
+{
+    vm_jit_method *j = &vm->jitm[callee->index];
+    if (!j->entry && ++j->count > vm->compile_threshold) {
+        j->entry = vm->jit_hooks->compile(vm, callee);
+        if (!j->entry)
+            j->count = INT64_MIN; /* never again: the interpreter's compile_method */
+    }
+    return j->entry ? j->entry[0] : NULL;
+}

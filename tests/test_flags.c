@@ -427,6 +427,8 @@ static const flag_case cases[] = {
      "[Global flags ranges]\n"
      "     intx CompileThreshold                                   [ -9223372036854775808      ...       "
      "9223372036854775807 ]                         {pd product} {default}\n"
+     "     intx InterpreterProfilePercentage                       [ 0                         ...                     "
+     "  100 ]                            {product} {default}\n"
      "   size_t MaxHeapSize                                        [ 0                         ...      "
      "18446744073709551615 ]                            {product} {default}\n"
      "     intx OnStackReplacePercentage                           [ -9223372036854775808      ...       "

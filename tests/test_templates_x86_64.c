@@ -229,7 +229,7 @@ static void compare(const row *r, int high)
         memset(R, 0, (m->nregs + 4u) * sizeof *R);
         memcpy(R, args, m->nparams * sizeof *R);
         vm_frame fr = {.m = m, .pc = m->code, .base = 0};
-        const uint32_t *at = j.enter(&j.ctx, R, &fr, entry);
+        const uint32_t *at = j.enter(&j.ctx, R, &fr, entry, &fr);
         assert_true(at >= m->code && at < m->code + m->ncode);
         uint32_t k = (uint32_t)(at - m->code);
         if (st != VM_OK) {

@@ -596,6 +596,7 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
         if (nr + callee->nregs + VM_FRAME_SLOTS > limit) /* inside the stack's slack: VM_STACK_SLACK */
             THROW(VM_EXC_STACK_OVERFLOW, NULL);
         fr->ret_reg = (uint8_t)GET_A(i);
+        fr->ret_pc = NULL; /* the callee returns to the interpreter (vm_frame) */
         /* a few registers each, without memcpy and memset calls: four values are copied whatever
            the count (those past the arguments are garbage the clearing then overwrites, or free
            stack past the window), and the clearing goes four at a time: together they may pass
@@ -658,9 +659,23 @@ static int execute(vm_t *vm, uint32_t entry, vm_value *result)
     do_enter: {
         /* compiled code runs in this frame until a word it leaves to the interpreter: a call or a
            return, or one whose check failed (executed here, so it throws as interpreted) */
-        const uint32_t *at = vm->jit_enter(vm->jit_ctx, R, fr, target);
-        if (!at)
-            goto exception; /* a helper threw (allocation): fr->pc is set */
+        const uint32_t *at = vm->jit_enter(vm->jit_ctx, R, fr, target, bottom);
+        /* compiled code may have called and returned: go on in the VM's top frame */
+        fr = &vm->frames[vm->nframes - 1];
+        m = fr->m;
+        R = stack + fr->base;
+        room = (int64_t)vm->stack_cap - (int64_t)vm->nframes * VM_FRAME_SLOTS;
+        limit = stack + (room > 0 ? room : 0);
+        if (!at) {
+            /* a helper threw (allocation), or a native compiled code called did: fr->pc is set */
+            if (vm->jit_status) {
+                status = vm->jit_status;
+                native = vm->jit_native;
+                vm->jit_status = 0;
+                vm->jit_native = NULL;
+            }
+            goto exception;
+        }
         pc = at;
         vmnext;
     }

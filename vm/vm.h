@@ -296,6 +296,9 @@ typedef enum vm_exc {
 typedef struct vm_frame {
     const vm_method *m;
     const uint32_t *pc;     /* saved pc (next instruction) while not on top */
+    const void *ret_pc;     /* where a compiled callee's return goes on in this frame's compiled code
+                               (its call's continuation), or NULL: back to the interpreter at pc.
+                               Set at each call: by compiled code, NULL by the interpreter */
     uint32_t base;          /* index of R[0] in the register stack */
     uint8_t ret_reg;        /* caller register receiving the result */
 } vm_frame;
@@ -339,10 +342,14 @@ typedef struct vm_jit_hooks {
 } vm_jit_hooks;
 
 /* The trampoline (vm_t.jit_enter): run compiled code at target on the top frame fr, whose
-   registers are R; returns the instruction word the interpreter goes on at in that frame, or
-   NULL when an exception is pending (fr->pc is then the word after the one that threw, as
-   the interpreter's savepc leaves it). */
-typedef const uint32_t *(*vm_jit_enter_fn)(void *ctx, vm_value *R, vm_frame *fr, const void *target);
+   registers are R. Compiled code calls and returns itself, pushing and popping frames, but never
+   returns from bottom (the interpreter's entry frame: execute()'s). Returns the instruction word
+   the interpreter goes on at in the top frame then (vm->frames[vm->nframes - 1]), or NULL when
+   an exception is pending (that frame's pc is the word after the one that threw, as the
+   interpreter's savepc leaves it; a native that threw in vm_t.jit_native, its status in
+   jit_status). */
+typedef const uint32_t *(*vm_jit_enter_fn)(void *ctx, vm_value *R, vm_frame *fr, const void *target,
+                                           vm_frame *bottom);
 
 /* one per single-block id, and one per family for _digestBase_implCompressMB */
 #define VM_MAX_INTRINSIC_LINKS 16
@@ -382,8 +389,10 @@ typedef struct vm_heap {
    inside the array. */
 #define VM_STACK_SLACK (VM_MAX_REGS + VM_FRAME_SLOTS + 4u)
 
-/* Each frame takes this many 8-byte slots of the -Xss budget, beside its registers. */
-#define VM_FRAME_SLOTS ((uint32_t)((sizeof(vm_frame) + sizeof(vm_value) - 1) / sizeof(vm_value)))
+/* Each frame takes this many 8-byte slots of the -Xss budget, beside its registers: a budget,
+   kept when vm_frame grew (its ret_pc, the compiler tier's), so that the depth a program reaches
+   under an -Xss stays what it was (the frames are an array of their own, frame_cap long). */
+#define VM_FRAME_SLOTS 3u
 
 struct vm_t {
     const vm_program *prog;
@@ -426,6 +435,8 @@ struct vm_t {
     int64_t compile_threshold; /* CompileThreshold; 0 under -Xcomp: compiled at the first call */
     bool jit_osr;           /* UseOnStackReplacement: a back-edge may enter compiled code */
     uint64_t jit_osr_entries; /* how many times a back-edge entered compiled code (jit_stats) */
+    const vm_method *jit_native; /* a native compiled code called that did not return VM_OK ... */
+    int jit_status;         /* ... and its status (VM_EXCEPTION or VM_EXIT); 0: none */
 };
 
 /*

@@ -2,11 +2,15 @@
 (--callgrind): valgrind's callgrind counts every instruction the VM executes, deterministic
 where the times are not.
 
-For each digester name and length (-p), bench/DigestLoop.mva runs COUNT digests of a
-byte[length] with one digest object (MessageDigests.digest's op) and again 0 (start-up,
-loading and the printing); the difference over COUNT is one digest. The stubs are code
-callgrind finds in no object (the code cache: "[???]"), so "in the stubs" is their share and
-"outside" everything else: the interpreter's execute(), its calls, allocation, the natives.
+For each digester name and length (-p), bench/DigestLoop.mva runs WARM + COUNT digests of a
+byte[length] with one digest object (MessageDigests.digest's op) and again WARM (start-up,
+loading, the printing, and the warm-up in which the compiler tier compiles what passes
+CompileThreshold, 10000 calls and loop iterations by default); the difference over COUNT is one
+digest in the steady state. Code callgrind finds in no
+object ("[???]") is the code caches': a function there is named by its entry address, and those
+inside a stub's bounds (as -XX:+PrintStubCode prints them, in the same run) are "in the stubs";
+everything else is "outside", the glue: the interpreter's execute(), its calls, allocation, the
+natives, and the compiler tier's code ("(compiled)": methods and trampoline).
 The configuration is minivm's default (the stubs this CPU gets) unless --config names others
 (NAME='-XX:...')."""
 
@@ -21,6 +25,7 @@ import tempfile
 from .common import ROOT
 
 COUNT = 2000
+WARM = 11000  # past the default CompileThreshold (10000) for a method called once a digest
 LINE = re.compile(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$")
 
 
@@ -52,10 +57,22 @@ def profile(argv):
     return functions, total, p.stdout
 
 
-def short(name):
-    """'/path/vm/interp.c:execute [/path/minivm]' -> 'execute'; the code cache -> '(stubs)'."""
+STUB_RANGE = re.compile(r"^StubRoutines::\S+ (?:\([\w-]+\) )?\[0x([0-9a-f]+), 0x([0-9a-f]+)\]", re.M)
+CACHE_FN = re.compile(r"0x([0-9a-f]+) \[\?\?\?\]$")
+
+
+def stub_ranges(printed):
+    """The stubs' [start, end) address ranges in -XX:+PrintStubCode's output."""
+    return [(int(a, 16), int(b, 16)) for a, b in STUB_RANGE.findall(printed)]
+
+
+def short(name, ranges=()):
+    """'/path/vm/interp.c:execute [/path/minivm]' -> 'execute'; code in no object: '(stubs)' when its
+    entry is inside a stub's range, else '(compiled)' (the compiler tier's methods and trampoline)."""
     if name.endswith("[???]"):
-        return "(stubs)"
+        m = CACHE_FN.search(name)
+        at = int(m.group(1), 16) if m else -1
+        return "(stubs)" if any(a <= at < b for a, b in ranges) else "(compiled)"
     fn = name.split(" [", 1)[0]
     return fn.rsplit(":", 1)[-1]
 
@@ -79,15 +96,16 @@ def stub_of(digest, printed):
 def per_digest(base, digest, length, count):
     """(total, in the stubs, {function outside: Ir}, the stub variant) per digest."""
     loop = os.path.join(ROOT, "bench", "DigestLoop.mva")
-    show = ["-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintIntrinsics"]  # in both runs: cancels out
-    f_n, t_n, printed = profile(base + show + [loop, str(count), str(length), digest])
-    f_0, t_0, _ = profile(base + show + [loop, "0", str(length), digest])
+    # in both runs, so their cost cancels out: which stub runs, and where each stub is
+    show = ["-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintIntrinsics", "-XX:+PrintStubCode"]
+    f_n, t_n, printed = profile(base + show + [loop, str(WARM + count), str(length), digest])
+    f_0, t_0, printed_0 = profile(base + show + [loop, str(WARM), str(length), digest])
     diff = {}
-    for name in set(f_n) | set(f_0):
-        d = f_n.get(name, 0) - f_0.get(name, 0)
-        if d:
-            key = short(name)
-            diff[key] = diff.get(key, 0) + d
+    for funcs, sign, ranges in ((f_n, 1, stub_ranges(printed)), (f_0, -1, stub_ranges(printed_0))):
+        for name, ir in funcs.items():
+            key = short(name, ranges)
+            diff[key] = diff.get(key, 0) + sign * ir
+    diff = {k: v for k, v in diff.items() if v}
     total = (t_n - t_0) / count
     stubs = diff.pop("(stubs)", 0) / count
     return total, stubs, {k: v / count for k, v in diff.items()}, stub_of(digest, printed)
@@ -103,8 +121,8 @@ def callgrind_mode(args):
     for spec in args.config:
         name, _, options = spec.partition("=")
         configs.append((name, shlex.split(options)))
-    print(f"x86-64 instructions a digest (valgrind --tool=callgrind; bench/DigestLoop.mva {COUNT} digests less 0, "
-          f"divided by {COUNT}; deterministic, unlike the times)")
+    print(f"x86-64 instructions a digest (valgrind --tool=callgrind; bench/DigestLoop.mva {WARM + COUNT} digests less "
+          f"{WARM}, divided by {COUNT}; deterministic, unlike the times)")
     rows = []
     for cname, opts in configs:
         for digest in args.params["digesterName"]:

@@ -13,11 +13,15 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "intrinsics.h"
 
 #define RW   X64_RBX /* the register window R */
 #define RVM  X64_R12
 #define RFR  X64_R13
 #define RCTX X64_R14
+#define RBOT X64_R15 /* the interpreter's entry frame: compiled code never returns from it */
 
 static x64_mem reg_at(uint32_t r) { return x64_at(RW, (int32_t)(8 * r)); }
 
@@ -31,6 +35,7 @@ size_t x64_jit_trampoline(x64_asm *as, size_t *exit_offset)
     x64_mov_rr(as, RCTX, X64_C_RARG0);
     x64_mov_rr(as, RW, X64_C_RARG1);
     x64_mov_rr(as, RFR, X64_C_RARG2);
+    x64_mov_rr(as, RBOT, X64_C_RARG4);
     x64_mov_rm(as, RVM, x64_at(RCTX, (int32_t)offsetof(jit_ctx, vm)));
     x64_jmp_r(as, X64_C_RARG3);
     *exit_offset = x64_asm_pc(as);
@@ -50,6 +55,8 @@ typedef struct method_compile {
     x64_label *at;     /* per word: bound at its code when something jumps there */
     x64_label *leave;  /* per word: its exit to the interpreter, emitted after the code if used */
     uint8_t *leaves;   /* per word: LEAVE_AT, LEAVE_THROWN or 0 (no exit) */
+    size_t *ret_lea;   /* per call word: the end of its lea of the continuation (0: none), patched
+                          once the next word's code has an address */
 } method_compile;
 
 enum { LEAVE_AT = 1, LEAVE_THROWN = 2 }; /* rax = the word, or NULL: a helper threw (jit_enter_fn) */
@@ -300,6 +307,214 @@ static void call_helper(method_compile *mc, uint32_t k, const void *fn, bool thr
 
 static const void *fn_addr(void (*fn)(void)) { return (const void *)(uintptr_t)fn; }
 
+static x64_mem vmf(size_t offset) { return x64_at(RVM, (int32_t)offset); }
+static x64_mem frame_field(size_t offset) { return x64_at(RFR, (int32_t)offset); }
+
+/* leave compiled code now with rax: the word to go on at (or NULL: an exception is pending) */
+static void leave_with_rax(x64_asm *as) { x64_jmp_m(as, x64_at(RCTX, (int32_t)offsetof(jit_ctx, exit))); }
+
+/* fr->pc = the word after k (the interpreter's savepc before a call, a helper, a native) */
+static void save_pc(method_compile *mc, uint32_t k)
+{
+    x64_mov_ri(mc->as, X64_RAX, (int64_t)(uintptr_t)&mc->m->code[k + 1]);
+    x64_mov_mr(mc->as, frame_field(offsetof(vm_frame, pc)), X64_RAX);
+}
+
+/* A native callee, called as the interpreter's do_call does: fn(vm, R + first, dst) with dst
+   R[a] (CALL) or a scratch slot (CALLV); a status other than VM_OK leaves with NULL, the native
+   and its status in the VM (the interpreter's exception path reports its frame as native). */
+static void call_native(method_compile *mc, const vm_method *callee, uint32_t first, bool has_dst, uint32_t a)
+{
+    x64_asm *as = mc->as;
+    x64_mov_rr(as, X64_C_RARG0, RVM);
+    x64_lea(as, X64_C_RARG1, reg_at(first));
+    if (has_dst)
+        x64_lea(as, X64_C_RARG2, reg_at(a));
+    else
+        x64_mov_rr(as, X64_C_RARG2, X64_RSP); /* the trampoline's alignment slot */
+    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn_addr((void (*)(void))callee->native));
+    x64_call_r(as, X64_RAX);
+    x64_label ok;
+    x64_label_init(&ok);
+    x64_alu_ri_32(as, X64_CMP, X64_RAX, 0); /* an int */
+    x64_jcc(as, X64_E, &ok);
+    x64_mov_mr_32(as, vmf(offsetof(vm_t, jit_status)), X64_RAX);
+    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)callee);
+    x64_mov_mr(as, vmf(offsetof(vm_t, jit_native)), X64_RAX);
+    x64_alu_rr(as, X64_XOR, X64_RAX, X64_RAX);
+    leave_with_rax(as);
+    x64_bind(as, &ok);
+}
+
+/* Copy n registers from src to dst (both 8-byte slots; r8, r9, r10 and rax as scratch) */
+static void copy_slots(x64_asm *as, x64_reg dst, x64_reg src, uint32_t n)
+{
+    if (n <= 8) {
+        for (uint32_t r = 0; r < n; r++) {
+            x64_mov_rm(as, X64_RAX, x64_at(src, (int32_t)(8 * r)));
+            x64_mov_mr(as, x64_at(dst, (int32_t)(8 * r)), X64_RAX);
+        }
+        return;
+    }
+    x64_label loop;
+    x64_label_init(&loop);
+    x64_lea(as, X64_R9, x64_at(src, 0));
+    x64_lea(as, X64_R10, x64_at(dst, 0));
+    x64_mov_ri(as, X64_R8, n);
+    x64_bind(as, &loop);
+    x64_mov_rm(as, X64_RAX, x64_at(X64_R9, 0));
+    x64_mov_mr(as, x64_at(X64_R10, 0), X64_RAX);
+    x64_alu_ri(as, X64_ADD, X64_R9, 8);
+    x64_alu_ri(as, X64_ADD, X64_R10, 8);
+    x64_alu_ri_32(as, X64_SUB, X64_R8, 1);
+    x64_jcc(as, X64_NE, &loop);
+}
+
+/* Zero n slots from dst + 8 * from (rax zeroed; r8, r9 as scratch). Past 8 slots, a loop of four
+   stores, which may pass the last by three: the stack's slack (VM_STACK_SLACK), as the
+   interpreter's clearing */
+static void clear_slots(x64_asm *as, x64_reg dst, uint32_t from, uint32_t n)
+{
+    x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+    if (n <= 8) {
+        for (uint32_t r = 0; r < n; r++)
+            x64_mov_mr(as, x64_at(dst, (int32_t)(8 * (from + r))), X64_RAX);
+        return;
+    }
+    x64_label loop;
+    x64_label_init(&loop);
+    x64_lea(as, X64_R9, x64_at(dst, (int32_t)(8 * from)));
+    x64_mov_ri(as, X64_R8, (n + 3) / 4);
+    x64_bind(as, &loop);
+    for (int32_t q = 0; q < 4; q++)
+        x64_mov_mr(as, x64_at(X64_R9, 8 * q), X64_RAX);
+    x64_alu_ri(as, X64_ADD, X64_R9, 32);
+    x64_alu_ri_32(as, X64_SUB, X64_R8, 1);
+    x64_jcc(as, X64_NE, &loop);
+}
+
+/*
+ * CALL (R[a] := f(R[a+1]..)) and CALLV (f(R[a]..)) of the method the word names, as the
+ * interpreter's do_call: fr->pc first; a native is called; an intrinsic candidate runs its stub
+ * when vm_intrinsic_call takes the arguments; otherwise the callee's frame is pushed here (the
+ * stack check, the arguments copied, its other registers cleared, fr->ret_pc the continuation)
+ * and its compiled code entered, or, while it has none, compiled code leaves at its first word.
+ */
+static void call(method_compile *mc, uint32_t k, bool has_result)
+{
+    x64_asm *as = mc->as;
+    const vm_method *m = mc->m;
+    uint32_t i = m->code[k], a = GET_A(i), first = has_result ? a + 1 : a;
+    const vm_method *callee = mc->vm->prog->methods[GET_Bx(i)];
+    save_pc(mc, k);
+    if (callee->flags & VM_METHOD_NATIVE) {
+        call_native(mc, callee, first, has_result, a);
+        return;
+    }
+    if (callee->flags & VM_METHOD_INTRINSIC) {
+        /* vm_intrinsic_call(vm, callee, R + first, dst): 1 when the stub ran */
+        x64_label bytecode;
+        x64_label_init(&bytecode);
+        x64_mov_rr(as, X64_C_RARG0, RVM);
+        x64_mov_ri(as, X64_C_RARG1, (int64_t)(uintptr_t)callee);
+        x64_lea(as, X64_C_RARG2, reg_at(first));
+        if (has_result)
+            x64_lea(as, X64_C_RARG3, reg_at(a));
+        else
+            x64_mov_rr(as, X64_C_RARG3, X64_RSP);
+        x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn_addr((void (*)(void))vm_intrinsic_call));
+        x64_call_r(as, X64_RAX);
+        x64_alu_ri_32(as, X64_CMP, X64_RAX, 0); /* an int */
+        x64_jcc(as, X64_E, &bytecode);
+        x64_jmp(as, &mc->at[k + 1]);
+        x64_bind(as, &bytecode);
+    }
+    /* rsi = the callee's window R + m->nregs; rdx = its index in the stack; the stack check: its
+       registers and every frame's VM_FRAME_SLOTS, this one's too, within -Xss (vm_stack_room) */
+    x64_lea(as, X64_RSI, reg_at(m->nregs));
+    x64_mov_rr(as, X64_RDX, X64_RSI);
+    x64_alu_rm(as, X64_SUB, X64_RDX, vmf(offsetof(vm_t, stack)));
+    x64_shift_ri(as, X64_SHR, X64_RDX, 3);
+    x64_mov_rm_32(as, X64_RCX, vmf(offsetof(vm_t, nframes)));
+    x64_imul_rri(as, X64_R8, X64_RCX, (int32_t)VM_FRAME_SLOTS);
+    x64_lea(as, X64_RAX, x64_at_index(X64_RDX, X64_R8, 1, (int32_t)(callee->nregs + VM_FRAME_SLOTS)));
+    x64_mov_rm_32(as, X64_RDI, vmf(offsetof(vm_t, stack_cap)));
+    x64_alu_rr(as, X64_CMP, X64_RAX, X64_RDI);
+    leave_if(mc, X64_A, k); /* the interpreter throws StackOverflowError */
+    /* the caller's frame: where the result goes, and where its return goes on here */
+    x64_mov_ri(as, X64_RAX, a);
+    x64_mov_mr_8(as, frame_field(offsetof(vm_frame, ret_reg)), X64_RAX);
+    x64_lea_rip(as, X64_RAX, x64_asm_pc(as)); /* the continuation: patched (x64_jit_method) */
+    mc->ret_lea[k] = x64_asm_pc(as);
+    x64_mov_mr(as, frame_field(offsetof(vm_frame, ret_pc)), X64_RAX);
+    if (callee->nparams) {
+        x64_lea(as, X64_RDI, reg_at(first));
+        copy_slots(as, X64_RSI, X64_RDI, callee->nparams);
+    }
+    clear_slots(as, X64_RSI, callee->nparams, callee->nregs - callee->nparams);
+    /* push: nframes + 1, the frame, and the callee's window */
+    x64_alu_ri_32(as, X64_ADD, X64_RCX, 1);
+    x64_mov_mr_32(as, vmf(offsetof(vm_t, nframes)), X64_RCX);
+    x64_alu_ri(as, X64_ADD, RFR, (int32_t)sizeof(vm_frame));
+    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)callee);
+    x64_mov_mr(as, frame_field(offsetof(vm_frame, m)), X64_RAX);
+    x64_mov_mr_32(as, frame_field(offsetof(vm_frame, base)), X64_RDX);
+    x64_mov_rr(as, RW, X64_RSI);
+    /* enter the callee's compiled code: jitm[index].entry[0], or the helper's answer */
+    x64_label slow, interpreted;
+    x64_label_init(&slow);
+    x64_label_init(&interpreted);
+    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)&mc->vm->jitm[callee->index].entry);
+    x64_mov_rm(as, X64_RAX, x64_at(X64_RAX, 0));
+    x64_test_rr(as, X64_RAX, X64_RAX);
+    x64_jcc(as, X64_E, &slow);
+    x64_jmp_m(as, x64_at(X64_RAX, 0));
+    x64_bind(as, &slow);
+    x64_mov_rr(as, X64_C_RARG0, RVM);
+    x64_mov_ri(as, X64_C_RARG1, (int64_t)(uintptr_t)callee);
+    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn_addr((void (*)(void))jit_rt_callee_entry));
+    x64_call_r(as, X64_RAX);
+    x64_test_rr(as, X64_RAX, X64_RAX);
+    x64_jcc(as, X64_E, &interpreted);
+    x64_jmp_r(as, X64_RAX);
+    x64_bind(as, &interpreted);
+    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)callee->code);
+    leave_with_rax(as);
+}
+
+/*
+ * RET (R[a]) and RETV, as the interpreter's do_return: never from the interpreter's entry frame
+ * (it leaves there, and the interpreter returns); otherwise the frame is popped, the result
+ * stored in the caller's R[ret_reg], and the caller's compiled continuation (fr->ret_pc)
+ * entered, or compiled code leaves at its saved pc when it has none.
+ */
+static void ret(method_compile *mc, uint32_t k, bool has_result)
+{
+    x64_asm *as = mc->as;
+    x64_alu_rr(as, X64_CMP, RFR, RBOT);
+    leave_if(mc, X64_E, k);
+    if (has_result)
+        load(as, X64_R8, GET_A(mc->m->code[k]));
+    x64_alu_mi_32(as, X64_SUB, vmf(offsetof(vm_t, nframes)), 1);
+    x64_alu_ri(as, X64_SUB, RFR, (int32_t)sizeof(vm_frame));
+    x64_mov_rm(as, X64_RCX, vmf(offsetof(vm_t, stack)));
+    x64_mov_rm_32(as, X64_RDX, frame_field(offsetof(vm_frame, base)));
+    x64_lea(as, RW, x64_at_index(X64_RCX, X64_RDX, 8, 0));
+    if (has_result) {
+        x64_movzxb_rm_32(as, X64_RDX, frame_field(offsetof(vm_frame, ret_reg)));
+        x64_mov_mr(as, x64_at_index(RW, X64_RDX, 8, 0), X64_R8);
+    }
+    x64_label interpreted;
+    x64_label_init(&interpreted);
+    x64_mov_rm(as, X64_RAX, frame_field(offsetof(vm_frame, ret_pc)));
+    x64_test_rr(as, X64_RAX, X64_RAX);
+    x64_jcc(as, X64_E, &interpreted);
+    x64_jmp_r(as, X64_RAX);
+    x64_bind(as, &interpreted);
+    x64_mov_rm(as, X64_RAX, frame_field(offsetof(vm_frame, pc)));
+    leave_with_rax(as);
+}
+
 static x64_mem field(uint32_t f) { return x64_at(X64_RAX, (int32_t)(offsetof(vm_obj, data) + 8 * f)); }
 
 /* One word; returns how many words it took (a conditional with its JMP: 2, when nothing jumps
@@ -492,6 +707,10 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
         store(as, a, X64_RAX);
         break;
     }
+    case OP_CALL: call(mc, k, true); break;
+    case OP_CALLV: call(mc, k, false); break;
+    case OP_RET: ret(mc, k, true); break;
+    case OP_RETV: ret(mc, k, false); break;
     default:
         leave_at(mc, k); /* the interpreter executes it */
         break;
@@ -502,8 +721,8 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
 bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8_t *kinds, size_t *entry_of)
 {
     method_compile mc = {as, vm, m, calloc(m->ncode + 1, sizeof *mc.at), calloc(m->ncode, sizeof *mc.leave),
-                         calloc(m->ncode, sizeof *mc.leaves)};
-    if (!mc.at || !mc.leave || !mc.leaves) {
+                         calloc(m->ncode, sizeof *mc.leaves), calloc(m->ncode, sizeof *mc.ret_lea)};
+    if (!mc.at || !mc.leave || !mc.leaves || !mc.ret_lea) {
         code_buffer_fail(&as->cb, "no memory to compile %s", m->qname);
     } else {
         for (uint32_t k = 0; k <= m->ncode; k++)
@@ -521,6 +740,13 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
             k += n;
         }
         x64_bind(as, &mc.at[m->ncode]); /* never reached: the last word never falls through */
+        /* each call's continuation: the next word's code (a call is never the last word) */
+        for (uint32_t k = 0; k + 1 < m->ncode && !x64_asm_failed(as); k++) {
+            if (!mc.ret_lea[k])
+                continue;
+            int32_t disp = (int32_t)((int64_t)entry_of[k + 1] - (int64_t)mc.ret_lea[k]);
+            memcpy(as->cb.code + mc.ret_lea[k] - 4, &disp, 4);
+        }
         /* the exits, out of line: rax = the word, then the trampoline's exit path */
         for (uint32_t k = 0; k < m->ncode; k++) {
             if (!mc.leaves[k])
@@ -536,6 +762,7 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
     free(mc.at);
     free(mc.leave);
     free(mc.leaves);
+    free(mc.ret_lea);
     return !x64_asm_failed(as);
 }
 
@@ -568,7 +795,7 @@ static bool method(uint8_t *code, size_t cap, const vm_t *vm, const vm_method *m
 const jit_arch x64_jit_arch = {
     .name = "x86_64",
     .format = {.llvm_target = "X86", .llvm_triple = "x86_64-linux-gnu", .llvm_features = "", .insn_size = 0},
-    .word_bytes = 128, /* the longest template (a helper call, a view store) is under 90 */
+    .word_bytes = 320, /* the longest template, a call (its argument and clearing loops), is under 300 */
     .method_bytes = 64,
     .trampoline = trampoline,
     .method = method,
