@@ -60,5 +60,13 @@ int64_t jit_rt_is_a(const vm_t *vm, const vm_obj *o, int64_t rec); /* CHECKCAST:
    interpreter's call does, and compile it once it passes CompileThreshold; its entry, or NULL
    (compiled code then leaves at its first word, its frame pushed) */
 const void *jit_rt_callee_entry(vm_t *vm, const vm_method *callee);
+/* CALLVIRT/CALLVIRTV at word k of the top frame fr (registers R), fr->pc already the word after
+   it: the receiver's method called as the interpreter's do_virtual and do_call do. Returns where
+   compiled code goes on (cont, after a native or a stub; the callee's compiled code, its frame
+   pushed and fr->ret_pc = cont), or NULL: leave at vm->jit_leave (the word itself when the
+   interpreter must throw: a null receiver, an abstract method, no stack left; the callee's first
+   word, its frame pushed, when it has no compiled code), which is NULL when a native threw
+   (vm->jit_native, vm->jit_status). */
+const void *jit_rt_call_virtual(vm_t *vm, vm_frame *fr, vm_value *R, uint64_t k, const void *cont);
 
 #endif /* MINIVM_COMPILER_H */

@@ -4,6 +4,10 @@
  */
 #include "compiler.h"
 
+#include <string.h>
+
+#include "intrinsics.h"
+
 vm_obj *jit_rt_new_array(vm_t *vm, int64_t kind, int64_t length)
 {
     return vm_new_array(vm, (vm_tkind)kind, length);
@@ -28,4 +32,47 @@ const void *jit_rt_callee_entry(vm_t *vm, const vm_method *callee)
             j->count = INT64_MIN; /* never again: the interpreter's compile_method */
     }
     return j->entry ? j->entry[0] : NULL;
+}
+
+const void *jit_rt_call_virtual(vm_t *vm, vm_frame *fr, vm_value *R, uint64_t k, const void *cont)
+{
+    const vm_method *m = fr->m;
+    uint32_t i = m->code[k];
+    bool has_result = GET_OP(i) == OP_CALLVIRT;
+    uint32_t a = GET_A(i), first = has_result ? a + 1 : a;
+    const vm_method *declared = vm->prog->methods[GET_Bx(i)];
+    const vm_obj *recv = R[first].ref;
+    vm->jit_leave = &m->code[k]; /* the interpreter throws there */
+    if (!recv)
+        return NULL;
+    const vm_method *callee = vm->prog->records[recv->rec].vtable[declared->vslot];
+    if (callee->flags & VM_METHOD_ABSTRACT)
+        return NULL;
+    vm_value scratch, *dst = has_result ? &R[a] : &scratch;
+    if (callee->flags & VM_METHOD_NATIVE) {
+        int st = callee->native(vm, R + first, dst);
+        if (st == VM_OK)
+            return cont;
+        vm->jit_status = st;
+        vm->jit_native = callee;
+        vm->jit_leave = NULL;
+        return NULL;
+    }
+    if ((callee->flags & VM_METHOD_INTRINSIC) && vm_intrinsic_call(vm, callee, R + first, dst))
+        return cont;
+    vm_value *nr = R + m->nregs;
+    if (!vm_stack_room(vm, (uint32_t)(nr - vm->stack) + callee->nregs))
+        return NULL; /* StackOverflowError */
+    fr->ret_reg = (uint8_t)a;
+    fr->ret_pc = cont;
+    memcpy(nr, R + first, callee->nparams * sizeof *nr);
+    memset(nr + callee->nparams, 0, (size_t)(callee->nregs - callee->nparams) * sizeof *nr);
+    vm_frame *nf = fr + 1;
+    vm->nframes++;
+    nf->m = callee;
+    nf->base = (uint32_t)(nr - vm->stack);
+    const void *entry = jit_rt_callee_entry(vm, callee);
+    if (!entry)
+        vm->jit_leave = callee->code;
+    return entry;
 }

@@ -437,6 +437,8 @@ struct vm_t {
     uint64_t jit_osr_entries; /* how many times a back-edge entered compiled code (jit_stats) */
     const vm_method *jit_native; /* a native compiled code called that did not return VM_OK ... */
     int jit_status;         /* ... and its status (VM_EXCEPTION or VM_EXIT); 0: none */
+    const uint32_t *jit_leave; /* where a compiled virtual call leaves to the interpreter
+                                  (compiler.h, jit_rt_call_virtual) */
 };
 
 /*

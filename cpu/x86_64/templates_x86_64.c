@@ -483,6 +483,41 @@ static void call(method_compile *mc, uint32_t k, bool has_result)
 }
 
 /*
+ * CALLVIRT and CALLVIRTV: the receiver picks the callee, so the call is the C helper's
+ * (jit_rt_call_virtual), which pushes its frame; compiled code then goes on in the VM's top
+ * frame at the address it returns, or leaves where it says.
+ */
+static void call_virtual(method_compile *mc, uint32_t k)
+{
+    x64_asm *as = mc->as;
+    save_pc(mc, k);
+    x64_mov_rr(as, X64_C_RARG0, RVM);
+    x64_mov_rr(as, X64_C_RARG1, RFR);
+    x64_mov_rr(as, X64_C_RARG2, RW);
+    x64_mov_ri(as, X64_C_RARG3, k);
+    x64_lea_rip(as, X64_C_RARG4, x64_asm_pc(as)); /* the continuation: patched (x64_jit_method) */
+    mc->ret_lea[k] = x64_asm_pc(as);
+    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn_addr((void (*)(void))jit_rt_call_virtual));
+    x64_call_r(as, X64_RAX);
+    /* the top frame: vm->frames[nframes - 1], its window */
+    x64_mov_rm_32(as, X64_RCX, vmf(offsetof(vm_t, nframes)));
+    x64_imul_rri(as, X64_RCX, X64_RCX, (int32_t)sizeof(vm_frame));
+    x64_mov_rm(as, RFR, vmf(offsetof(vm_t, frames)));
+    x64_lea(as, RFR, x64_at_index(RFR, X64_RCX, 1, -(int32_t)sizeof(vm_frame)));
+    x64_mov_rm(as, X64_RCX, vmf(offsetof(vm_t, stack)));
+    x64_mov_rm_32(as, X64_RDX, frame_field(offsetof(vm_frame, base)));
+    x64_lea(as, RW, x64_at_index(X64_RCX, X64_RDX, 8, 0));
+    x64_label leave;
+    x64_label_init(&leave);
+    x64_test_rr(as, X64_RAX, X64_RAX);
+    x64_jcc(as, X64_E, &leave);
+    x64_jmp_r(as, X64_RAX);
+    x64_bind(as, &leave);
+    x64_mov_rm(as, X64_RAX, vmf(offsetof(vm_t, jit_leave)));
+    leave_with_rax(as);
+}
+
+/*
  * RET (R[a]) and RETV, as the interpreter's do_return: never from the interpreter's entry frame
  * (it leaves there, and the interpreter returns); otherwise the frame is popped, the result
  * stored in the caller's R[ret_reg], and the caller's compiled continuation (fr->ret_pc)
@@ -709,6 +744,8 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     }
     case OP_CALL: call(mc, k, true); break;
     case OP_CALLV: call(mc, k, false); break;
+    case OP_CALLVIRT:
+    case OP_CALLVIRTV: call_virtual(mc, k); break;
     case OP_RET: ret(mc, k, true); break;
     case OP_RETV: ret(mc, k, false); break;
     default:
