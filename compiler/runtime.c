@@ -4,8 +4,6 @@
  */
 #include "compiler.h"
 
-#include <string.h>
-
 #include "intrinsics.h"
 
 vm_obj *jit_rt_new_array(vm_t *vm, int64_t kind, int64_t length)
@@ -34,6 +32,10 @@ const void *jit_rt_callee_entry(vm_t *vm, const vm_method *callee)
     return j->entry ? j->entry[0] : NULL;
 }
 
+/* GCC would turn the register loops back into memcpy and memset calls (as in vm/interp.c) */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
 const void *jit_rt_call_virtual(vm_t *vm, vm_frame *fr, vm_value *R, uint64_t k, const void *cont)
 {
     const vm_method *m = fr->m;
@@ -65,13 +67,28 @@ const void *jit_rt_call_virtual(vm_t *vm, vm_frame *fr, vm_value *R, uint64_t k,
         return NULL; /* StackOverflowError */
     fr->ret_reg = (uint8_t)a;
     fr->ret_pc = cont;
-    memcpy(nr, R + first, callee->nparams * sizeof *nr);
-    memset(nr + callee->nparams, 0, (size_t)(callee->nregs - callee->nparams) * sizeof *nr);
+    /* as the interpreter's do_call: four arguments copied whatever the count, the clearing four
+       at a time, both inside the stack's slack (VM_STACK_SLACK); no memcpy or memset calls */
+    const vm_value *args = R + first;
+    uint32_t np = callee->nparams, nregs = callee->nregs, r;
+    nr[0] = args[0];
+    nr[1] = args[1];
+    nr[2] = args[2];
+    nr[3] = args[3];
+    for (r = 4; r < np; r++)
+        nr[r] = args[r];
+    for (r = np; r < nregs; r += 4) {
+        nr[r].i = 0;
+        nr[r + 1].i = 0;
+        nr[r + 2].i = 0;
+        nr[r + 3].i = 0;
+    }
     vm_frame *nf = fr + 1;
     vm->nframes++;
     nf->m = callee;
     nf->base = (uint32_t)(nr - vm->stack);
-    const void *entry = jit_rt_callee_entry(vm, callee);
+    const void *const *compiled = vm->jitm[callee->index].entry;
+    const void *entry = compiled ? compiled[0] : jit_rt_callee_entry(vm, callee);
     if (!entry)
         vm->jit_leave = callee->code;
     return entry;

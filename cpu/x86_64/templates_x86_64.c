@@ -400,12 +400,11 @@ static void clear_slots(x64_asm *as, x64_reg dst, uint32_t from, uint32_t n)
  * stack check, the arguments copied, its other registers cleared, fr->ret_pc the continuation)
  * and its compiled code entered, or, while it has none, compiled code leaves at its first word.
  */
-static void call(method_compile *mc, uint32_t k, bool has_result)
+static void call(method_compile *mc, uint32_t k, bool has_result, const vm_method *callee)
 {
     x64_asm *as = mc->as;
     const vm_method *m = mc->m;
     uint32_t i = m->code[k], a = GET_A(i), first = has_result ? a + 1 : a;
-    const vm_method *callee = mc->vm->prog->methods[GET_Bx(i)];
     save_pc(mc, k);
     if (callee->flags & VM_METHOD_NATIVE) {
         call_native(mc, callee, first, has_result, a);
@@ -480,6 +479,34 @@ static void call(method_compile *mc, uint32_t k, bool has_result)
     x64_bind(as, &interpreted);
     x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)callee->code);
     leave_with_rax(as);
+}
+
+/*
+ * The one body a virtual call of declared can run, or NULL: class hierarchy analysis over the
+ * whole program, which is closed (every record is loaded before anything runs), as HotSpot's
+ * Dependencies::find_unique_concrete_method. Every record that is a receiver of declared (a
+ * subtype of its declaring record) has the same method in its slot, and that method is neither
+ * abstract (the interpreter throws AbstractMethodError) nor native.
+ */
+static const vm_method *single_target(const vm_program *p, const vm_method *declared)
+{
+    if (declared->vslot < 0 || declared->nparams == 0)
+        return NULL;
+    uint16_t holder = declared->regtypes[0].rec; /* the receiver: the declaring record */
+    const vm_method *target = NULL;
+    for (uint32_t r = 0; r < p->nrecords; r++) {
+        if (!vm_record_is_a(p->records, (uint16_t)r, holder))
+            continue;
+        if ((uint32_t)declared->vslot >= p->records[r].nvirtual)
+            return NULL;
+        const vm_method *body = p->records[r].vtable[declared->vslot];
+        if (target && body != target)
+            return NULL;
+        target = body;
+    }
+    if (!target || target->flags & (VM_METHOD_ABSTRACT | VM_METHOD_NATIVE))
+        return NULL;
+    return target;
 }
 
 /*
@@ -742,10 +769,23 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
         store(as, a, X64_RAX);
         break;
     }
-    case OP_CALL: call(mc, k, true); break;
-    case OP_CALLV: call(mc, k, false); break;
+    case OP_CALL: call(mc, k, true, mc->vm->prog->methods[GET_Bx(i)]); break;
+    case OP_CALLV: call(mc, k, false, mc->vm->prog->methods[GET_Bx(i)]); break;
     case OP_CALLVIRT:
-    case OP_CALLVIRTV: call_virtual(mc, k); break;
+    case OP_CALLVIRTV: {
+        bool has_result = op == OP_CALLVIRT;
+        const vm_method *target = single_target(mc->vm->prog, mc->vm->prog->methods[GET_Bx(i)]);
+        if (target) {
+            /* a call of its one target, once the receiver is not null (the interpreter throws
+               the NullPointerException, its message naming the receiver) */
+            x64_alu_mi(as, X64_CMP, reg_at(has_result ? a + 1 : a), 0);
+            leave_if(mc, X64_E, k);
+            call(mc, k, has_result, target);
+        } else {
+            call_virtual(mc, k);
+        }
+        break;
+    }
     case OP_RET: ret(mc, k, true); break;
     case OP_RETV: ret(mc, k, false); break;
     default:
