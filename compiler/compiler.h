@@ -46,6 +46,14 @@ typedef struct jit_ctx {
 typedef const uint32_t *(*jit_enter_fn)(jit_ctx *ctx, vm_value *R, vm_frame *fr, const void *target,
                                         vm_frame *bottom);
 
+/* A virtual call site's inline cache (compiled code reads it, jit_rt_call_virtual writes it):
+   the receiver record it last saw (rec + 1; 0: none yet) and the bytecode method that record
+   runs there. Monomorphic: a miss replaces it. */
+typedef struct jit_ic {
+    uint64_t rec;
+    const vm_method *callee;
+} jit_ic;
+
 /*
  * Helpers: what a template calls for a slow path (compiler/runtime.c), with the C calling
  * convention. Compiled code stores fr->pc (the word after the calling one, as the
@@ -66,7 +74,7 @@ const void *jit_rt_callee_entry(vm_t *vm, const vm_method *callee);
    pushed and fr->ret_pc = cont), or NULL: leave at vm->jit_leave (the word itself when the
    interpreter must throw: a null receiver, an abstract method, no stack left; the callee's first
    word, its frame pushed, when it has no compiled code), which is NULL when a native threw
-   (vm->jit_native, vm->jit_status). */
-const void *jit_rt_call_virtual(vm_t *vm, vm_frame *fr, vm_value *R, uint64_t k, const void *cont);
+   (vm->jit_native, vm->jit_status). A bytecode callee goes into ic (when not NULL). */
+const void *jit_rt_call_virtual(vm_t *vm, vm_frame *fr, vm_value *R, uint64_t k, const void *cont, jit_ic *ic);
 
 #endif /* MINIVM_COMPILER_H */

@@ -160,7 +160,8 @@ static const void *const *compile(vm_t *vm, const vm_method *m)
         print_task(j, id, m);
     uint8_t *kinds = malloc(m->ncode);
     size_t *offset_of = malloc(m->ncode * sizeof *offset_of);
-    const void **entry = calloc(m->ncode, sizeof *entry);
+    /* the entry table, then the inline caches: one allocation, freed with the table (release) */
+    const void **entry = calloc(1, m->ncode * (sizeof *entry + sizeof(jit_ic)));
     const void *const *result = NULL;
     char err[512];
     if (!kinds || !offset_of || !entry)
@@ -172,7 +173,8 @@ static const void *const *compile(vm_t *vm, const vm_method *m)
         vm_warning("%s is not compiled: %s", m->qname, err);
         goto done;
     }
-    bool ok = j->arch->method(code, cap, vm, m, kinds, offset_of, &size, err, sizeof err);
+    jit_ic *ics = (jit_ic *)(void *)(entry + m->ncode);
+    bool ok = j->arch->method(code, cap, vm, m, kinds, ics, offset_of, &size, err, sizeof err);
     const stub_mark *mark = codecache_end_segment(&j->cc, m->qname, 0, ok ? size : 0, err, sizeof err);
     if (!mark) {
         vm_warning("%s is not compiled: %s", m->qname, err);

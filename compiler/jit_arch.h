@@ -25,9 +25,10 @@ typedef struct jit_arch {
     size_t (*trampoline)(uint8_t *code, size_t cap, size_t *exit_offset, size_t *size, char *err, size_t errlen);
     /* Translate m at code (cap bytes): *size bytes; offset_of[k] the offset of word k's code
        (SIZE_MAX: a word with none, a conditional's JMP), of which those with kinds[k] (the
-       entries, jit_entry_points) may be entered. False (why in err) when it does not fit. */
+       entries, jit_entry_points) may be entered; ics: an inline cache per word, zeroed, that lives
+       as long as the code (its virtual calls'). False (why in err) when it does not fit. */
     bool (*method)(uint8_t *code, size_t cap, const vm_t *vm, const vm_method *m, const uint8_t *kinds,
-                   size_t *offset_of, size_t *size, char *err, size_t errlen);
+                   jit_ic *ics, size_t *offset_of, size_t *size, char *err, size_t errlen);
 } jit_arch;
 
 #endif /* MINIVM_JIT_ARCH_H */

@@ -36,7 +36,7 @@ const void *jit_rt_callee_entry(vm_t *vm, const vm_method *callee)
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
-const void *jit_rt_call_virtual(vm_t *vm, vm_frame *fr, vm_value *R, uint64_t k, const void *cont)
+const void *jit_rt_call_virtual(vm_t *vm, vm_frame *fr, vm_value *R, uint64_t k, const void *cont, jit_ic *ic)
 {
     const vm_method *m = fr->m;
     uint32_t i = m->code[k];
@@ -62,6 +62,10 @@ const void *jit_rt_call_virtual(vm_t *vm, vm_frame *fr, vm_value *R, uint64_t k,
     }
     if ((callee->flags & VM_METHOD_INTRINSIC) && vm_intrinsic_call(vm, callee, R + first, dst))
         return cont;
+    if (ic && !(callee->flags & VM_METHOD_INTRINSIC)) { /* a candidate's calls try the stub each time */
+        ic->rec = (uint64_t)recv->rec + 1;
+        ic->callee = callee;
+    }
     vm_value *nr = R + m->nregs;
     if (!vm_stack_room(vm, (uint32_t)(nr - vm->stack) + callee->nregs))
         return NULL; /* StackOverflowError */

@@ -160,7 +160,7 @@ static const uint8_t *jit_compile(jit *j, const vm_method *m)
     x64_asm as;
     x64_asm_init(&as, code, 1 << 16);
     as.cb.fatal = false;
-    if (!x64_jit_method(&as, j->ctx.vm, m, kinds, entry_of))
+    if (!x64_jit_method(&as, j->ctx.vm, m, kinds, NULL, entry_of))
         fail_msg("%s not compiled: %s", m->qname, as.cb.errmsg);
     const stub_mark *sm = codecache_end_segment(&j->cc, m->qname, entry_of[0], x64_asm_pc(&as), err, sizeof err);
     assert_non_null(sm);

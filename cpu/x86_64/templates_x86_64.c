@@ -52,6 +52,7 @@ typedef struct method_compile {
     x64_asm *as;
     const vm_t *vm;
     const vm_method *m;
+    jit_ic *ics;       /* per word: a virtual call's inline cache (NULL: none, the helper every time) */
     x64_label *at;     /* per word: bound at its code when something jumps there */
     x64_label *leave;  /* per word: its exit to the interpreter, emitted after the code if used */
     uint8_t *leaves;   /* per word: LEAVE_AT, LEAVE_THROWN or 0 (no exit) */
@@ -510,20 +511,125 @@ static const vm_method *single_target(const vm_program *p, const vm_method *decl
 }
 
 /*
- * CALLVIRT and CALLVIRTV: the receiver picks the callee, so the call is the C helper's
- * (jit_rt_call_virtual), which pushes its frame; compiled code then goes on in the VM's top
- * frame at the address it returns, or leaves where it says.
+ * CALLVIRT and CALLVIRTV: the receiver picks the callee. With an inline cache, a receiver of the
+ * record it last saw calls the bytecode method it ran, here: its frame pushed (its sizes read
+ * from the method) and its compiled code entered. Anything else is the C helper's
+ * (jit_rt_call_virtual: a null receiver, another record, a native, a stub, no stack), which
+ * pushes the frame itself and fills the cache; compiled code then goes on in the VM's top frame
+ * at the address it returns, or leaves where it says.
  */
 static void call_virtual(method_compile *mc, uint32_t k)
 {
     x64_asm *as = mc->as;
+    const vm_method *m = mc->m;
+    uint32_t i = m->code[k], a = GET_A(i), first = GET_OP(i) == OP_CALLVIRT ? a + 1 : a;
+    jit_ic *ic = mc->ics ? &mc->ics[k] : NULL;
+    x64_label slow, leave;
+    x64_label_init(&slow);
+    x64_label_init(&leave);
     save_pc(mc, k);
+    x64_lea_rip(as, X64_R11, x64_asm_pc(as)); /* the continuation: patched (x64_jit_method) */
+    mc->ret_lea[k] = x64_asm_pc(as);
+    if (ic) {
+        /* r10 = the cached callee, when the receiver's record is the cache's */
+        load(as, X64_RAX, first);
+        x64_test_rr(as, X64_RAX, X64_RAX);
+        x64_jcc(as, X64_E, &slow);
+        x64_mov_rm_32(as, X64_RCX, x64_at(X64_RAX, (int32_t)offsetof(vm_obj, rec)));
+        x64_alu_ri_32(as, X64_AND, X64_RCX, 0xffff);
+        x64_alu_ri_32(as, X64_ADD, X64_RCX, 1);
+        x64_mov_ri(as, X64_RDX, (int64_t)(uintptr_t)ic);
+        x64_alu_rm(as, X64_CMP, X64_RCX, x64_at(X64_RDX, (int32_t)offsetof(jit_ic, rec)));
+        x64_jcc(as, X64_NE, &slow);
+        x64_mov_rm(as, X64_R10, x64_at(X64_RDX, (int32_t)offsetof(jit_ic, callee)));
+        /* rsi = its window, rdx = the window's index; r8 = nparams, r9 = nregs; the stack check */
+        x64_lea(as, X64_RSI, reg_at(m->nregs));
+        x64_mov_rr(as, X64_RDX, X64_RSI);
+        x64_alu_rm(as, X64_SUB, X64_RDX, vmf(offsetof(vm_t, stack)));
+        x64_shift_ri(as, X64_SHR, X64_RDX, 3);
+        x64_mov_rm_32(as, X64_R8, x64_at(X64_R10, (int32_t)offsetof(vm_method, nparams)));
+        x64_alu_ri_32(as, X64_AND, X64_R8, 0xffff);
+        x64_mov_rm_32(as, X64_R9, x64_at(X64_R10, (int32_t)offsetof(vm_method, nregs)));
+        x64_alu_ri_32(as, X64_AND, X64_R9, 0xffff);
+        x64_mov_rm_32(as, X64_RCX, vmf(offsetof(vm_t, nframes)));
+        x64_imul_rri(as, X64_RCX, X64_RCX, (int32_t)VM_FRAME_SLOTS);
+        x64_lea(as, X64_RAX, x64_at_index(X64_RDX, X64_RCX, 1, (int32_t)VM_FRAME_SLOTS));
+        x64_alu_rr(as, X64_ADD, X64_RAX, X64_R9);
+        x64_mov_rm_32(as, X64_RCX, vmf(offsetof(vm_t, stack_cap)));
+        x64_alu_rr(as, X64_CMP, X64_RAX, X64_RCX);
+        x64_jcc(as, X64_A, &slow); /* the helper finds no room either, and leaves to throw */
+        x64_mov_ri(as, X64_RAX, a);
+        x64_mov_mr_8(as, frame_field(offsetof(vm_frame, ret_reg)), X64_RAX);
+        x64_mov_mr(as, frame_field(offsetof(vm_frame, ret_pc)), X64_R11);
+        /* the arguments: four whatever the count, then the rest; the other registers cleared four
+           at a time (both inside the stack's slack, as the interpreter's do_call) */
+        x64_lea(as, X64_RDI, reg_at(first));
+        for (int32_t q = 0; q < 4; q++) {
+            x64_mov_rm(as, X64_RAX, x64_at(X64_RDI, 8 * q));
+            x64_mov_mr(as, x64_at(X64_RSI, 8 * q), X64_RAX);
+        }
+        x64_label more, copied, clear, cleared;
+        x64_label_init(&more);
+        x64_label_init(&copied);
+        x64_label_init(&clear);
+        x64_label_init(&cleared);
+        x64_mov_ri(as, X64_RCX, 4);
+        x64_alu_rr(as, X64_CMP, X64_RCX, X64_R8);
+        x64_jcc(as, X64_AE, &copied);
+        x64_bind(as, &more);
+        x64_mov_rm(as, X64_RAX, x64_at_index(X64_RDI, X64_RCX, 8, 0));
+        x64_mov_mr(as, x64_at_index(X64_RSI, X64_RCX, 8, 0), X64_RAX);
+        x64_alu_ri(as, X64_ADD, X64_RCX, 1);
+        x64_alu_rr(as, X64_CMP, X64_RCX, X64_R8);
+        x64_jcc(as, X64_B, &more);
+        x64_bind(as, &copied);
+        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+        x64_alu_rr(as, X64_CMP, X64_R8, X64_R9);
+        x64_jcc(as, X64_AE, &cleared);
+        x64_bind(as, &clear);
+        for (int32_t q = 0; q < 4; q++)
+            x64_mov_mr(as, x64_at_index(X64_RSI, X64_R8, 8, 8 * q), X64_RAX);
+        x64_alu_ri(as, X64_ADD, X64_R8, 4);
+        x64_alu_rr(as, X64_CMP, X64_R8, X64_R9);
+        x64_jcc(as, X64_B, &clear);
+        x64_bind(as, &cleared);
+        /* push: nframes + 1, the frame, the callee's window */
+        x64_alu_mi_32(as, X64_ADD, vmf(offsetof(vm_t, nframes)), 1);
+        x64_alu_ri(as, X64_ADD, RFR, (int32_t)sizeof(vm_frame));
+        x64_mov_mr(as, frame_field(offsetof(vm_frame, m)), X64_R10);
+        x64_mov_mr_32(as, frame_field(offsetof(vm_frame, base)), X64_RDX);
+        x64_mov_rr(as, RW, X64_RSI);
+        /* enter: vm->jitm[callee->index].entry[0], or the helper's answer */
+        _Static_assert(sizeof(vm_jit_method) == 16, "vm_jit_method: 16 bytes (the shift below)");
+        x64_label helper;
+        x64_label_init(&helper);
+        x64_mov_rm_32(as, X64_RAX, x64_at(X64_R10, (int32_t)offsetof(vm_method, index)));
+        x64_shift_ri(as, X64_SHL, X64_RAX, 4);
+        x64_alu_rm(as, X64_ADD, X64_RAX, vmf(offsetof(vm_t, jitm)));
+        x64_mov_rm(as, X64_RAX, x64_at(X64_RAX, (int32_t)offsetof(vm_jit_method, entry)));
+        x64_test_rr(as, X64_RAX, X64_RAX);
+        x64_jcc(as, X64_E, &helper);
+        x64_jmp_m(as, x64_at(X64_RAX, 0));
+        x64_bind(as, &helper);
+        x64_mov_rr(as, X64_C_RARG0, RVM);
+        x64_mov_rr(as, X64_C_RARG1, X64_R10);
+        x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn_addr((void (*)(void))jit_rt_callee_entry));
+        x64_call_r(as, X64_RAX);
+        x64_test_rr(as, X64_RAX, X64_RAX);
+        x64_jcc(as, X64_E, &leave);
+        x64_jmp_r(as, X64_RAX);
+        x64_bind(as, &leave); /* no compiled code: leave at its first word, its frame pushed */
+        x64_mov_rm(as, X64_RAX, frame_field(offsetof(vm_frame, m)));
+        x64_mov_rm(as, X64_RAX, x64_at(X64_RAX, (int32_t)offsetof(vm_method, code)));
+        leave_with_rax(as);
+    }
+    x64_bind(as, &slow);
     x64_mov_rr(as, X64_C_RARG0, RVM);
     x64_mov_rr(as, X64_C_RARG1, RFR);
     x64_mov_rr(as, X64_C_RARG2, RW);
     x64_mov_ri(as, X64_C_RARG3, k);
-    x64_lea_rip(as, X64_C_RARG4, x64_asm_pc(as)); /* the continuation: patched (x64_jit_method) */
-    mc->ret_lea[k] = x64_asm_pc(as);
+    x64_mov_rr(as, X64_C_RARG4, X64_R11);
+    x64_mov_ri(as, X64_C_RARG5, (int64_t)(uintptr_t)ic);
     x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn_addr((void (*)(void))jit_rt_call_virtual));
     x64_call_r(as, X64_RAX);
     /* the top frame: vm->frames[nframes - 1], its window */
@@ -534,12 +640,12 @@ static void call_virtual(method_compile *mc, uint32_t k)
     x64_mov_rm(as, X64_RCX, vmf(offsetof(vm_t, stack)));
     x64_mov_rm_32(as, X64_RDX, frame_field(offsetof(vm_frame, base)));
     x64_lea(as, RW, x64_at_index(X64_RCX, X64_RDX, 8, 0));
-    x64_label leave;
-    x64_label_init(&leave);
+    x64_label out;
+    x64_label_init(&out);
     x64_test_rr(as, X64_RAX, X64_RAX);
-    x64_jcc(as, X64_E, &leave);
+    x64_jcc(as, X64_E, &out);
     x64_jmp_r(as, X64_RAX);
-    x64_bind(as, &leave);
+    x64_bind(as, &out);
     x64_mov_rm(as, X64_RAX, vmf(offsetof(vm_t, jit_leave)));
     leave_with_rax(as);
 }
@@ -795,9 +901,10 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     return 1;
 }
 
-bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8_t *kinds, size_t *entry_of)
+bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8_t *kinds, jit_ic *ics,
+                    size_t *entry_of)
 {
-    method_compile mc = {as, vm, m, calloc(m->ncode + 1, sizeof *mc.at), calloc(m->ncode, sizeof *mc.leave),
+    method_compile mc = {as, vm, m, ics, calloc(m->ncode + 1, sizeof *mc.at), calloc(m->ncode, sizeof *mc.leave),
                          calloc(m->ncode, sizeof *mc.leaves), calloc(m->ncode, sizeof *mc.ret_lea)};
     if (!mc.at || !mc.leave || !mc.leaves || !mc.ret_lea) {
         code_buffer_fail(&as->cb, "no memory to compile %s", m->qname);
@@ -860,19 +967,19 @@ static size_t trampoline(uint8_t *code, size_t cap, size_t *exit_offset, size_t 
 }
 
 static bool method(uint8_t *code, size_t cap, const vm_t *vm, const vm_method *m, const uint8_t *kinds,
-                   size_t *offset_of, size_t *size, char *err, size_t errlen)
+                   jit_ic *ics, size_t *offset_of, size_t *size, char *err, size_t errlen)
 {
     x64_asm as;
     x64_asm_init(&as, code, cap);
     as.cb.fatal = false;
-    x64_jit_method(&as, vm, m, kinds, offset_of);
+    x64_jit_method(&as, vm, m, kinds, ics, offset_of);
     return finish(&as, size, err, errlen);
 }
 
 const jit_arch x64_jit_arch = {
     .name = "x86_64",
     .format = {.llvm_target = "X86", .llvm_triple = "x86_64-linux-gnu", .llvm_features = "", .insn_size = 0},
-    .word_bytes = 320, /* the longest template, a call (its argument and clearing loops), is under 300 */
+    .word_bytes = 768, /* the longest template, a virtual call (its inline cache path and the helper), is under 500 */
     .method_bytes = 64,
     .trampoline = trampoline,
     .method = method,

@@ -32,6 +32,7 @@ size_t x64_jit_trampoline(x64_asm *as, size_t *exit_offset);
    entry_of[k] gets the offset of word k's code (SIZE_MAX for a conditional's JMP, which has
    none), which may be entered where kinds[k] is set. False when the buffer failed (its
    message says why). */
-bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8_t *kinds, size_t *entry_of);
+bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8_t *kinds, jit_ic *ics,
+                    size_t *entry_of);
 
 #endif /* MINIVM_TEMPLATES_X86_64_H */
