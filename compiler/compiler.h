@@ -64,10 +64,11 @@ typedef struct jit_ic {
 vm_obj *jit_rt_new_array(vm_t *vm, int64_t kind, int64_t length); /* NEWBA/NEWIA/NEWLA */
 vm_obj *jit_rt_new_record(vm_t *vm, int64_t rec);                 /* NEW */
 int64_t jit_rt_is_a(const vm_t *vm, const vm_obj *o, int64_t rec); /* CHECKCAST: o non-null */
-/* A call from compiled code to a callee with no compiled code yet: count the invocation, as the
-   interpreter's call does, and compile it once it passes CompileThreshold; its entry, or NULL
-   (compiled code then leaves at its first word, its frame pushed) */
-const void *jit_rt_callee_entry(vm_t *vm, const vm_method *callee);
+/* A call from compiled code to a callee with no compiled code yet, its frame pushed with the
+   arguments in R: count the invocation, as the interpreter's call does, and compile it once it
+   passes CompileThreshold. Returns its jit_entry (which clears what it needs), or NULL after
+   clearing its other registers (compiled code then leaves at its first word). */
+const void *jit_rt_enter_callee(vm_t *vm, const vm_method *callee, vm_value *R);
 /* CALLVIRT/CALLVIRTV at word k of the top frame fr (registers R), fr->pc already the word after
    it: the receiver's method called as the interpreter's do_virtual and do_call do. Returns where
    compiled code goes on (cont, after a native or a stub; the callee's compiled code, its frame

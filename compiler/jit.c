@@ -183,6 +183,7 @@ static const void *const *compile(vm_t *vm, const vm_method *m)
     for (uint32_t k = 0; k < m->ncode; k++)
         if (kinds[k] && offset_of[k] != SIZE_MAX)
             entry[k] = mark->start + offset_of[k];
+    vm->jitm[m->index].jit_entry = mark->start; /* the clearing prologue: offset 0 (the templates') */
     j->stats.compiled++;
     j->stats.code_bytes += size;
     if (j->opt.print_assembly || (j->opt.commands && compile_commands_has(j->opt.commands, CC_PRINT,

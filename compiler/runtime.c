@@ -21,7 +21,22 @@ int64_t jit_rt_is_a(const vm_t *vm, const vm_obj *o, int64_t rec)
     return vm_record_is_a(vm->prog->records, o->rec, (uint16_t)rec);
 }
 
-const void *jit_rt_callee_entry(vm_t *vm, const vm_method *callee)
+/* a method's registers past its parameters zeroed, four at a time into the stack's slack as the
+   interpreter's do_call (no memset call: GCC would make it one) */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
+static void clear_registers(const vm_method *m, vm_value *R)
+{
+    for (uint32_t r = m->nparams; r < m->nregs; r += 4) {
+        R[r].i = 0;
+        R[r + 1].i = 0;
+        R[r + 2].i = 0;
+        R[r + 3].i = 0;
+    }
+}
+
+static bool compiled(vm_t *vm, const vm_method *callee)
 {
     vm_jit_method *j = &vm->jitm[callee->index];
     if (!j->entry && ++j->count > vm->compile_threshold) {
@@ -29,7 +44,15 @@ const void *jit_rt_callee_entry(vm_t *vm, const vm_method *callee)
         if (!j->entry)
             j->count = INT64_MIN; /* never again: the interpreter's compile_method */
     }
-    return j->entry ? j->entry[0] : NULL;
+    return j->entry != NULL;
+}
+
+const void *jit_rt_enter_callee(vm_t *vm, const vm_method *callee, vm_value *R)
+{
+    if (compiled(vm, callee))
+        return vm->jitm[callee->index].jit_entry;
+    clear_registers(callee, R);
+    return NULL;
 }
 
 /* GCC would turn the register loops back into memcpy and memset calls (as in vm/interp.c) */
@@ -71,28 +94,21 @@ const void *jit_rt_call_virtual(vm_t *vm, vm_frame *fr, vm_value *R, uint64_t k,
         return NULL; /* StackOverflowError */
     fr->ret_reg = (uint8_t)a;
     fr->ret_pc = cont;
-    /* as the interpreter's do_call: four arguments copied whatever the count, the clearing four
-       at a time, both inside the stack's slack (VM_STACK_SLACK); no memcpy or memset calls */
+    /* as the interpreter's do_call: four arguments copied whatever the count (inside the
+       stack's slack, VM_STACK_SLACK); the callee's compiled code clears what it needs, or this */
     const vm_value *args = R + first;
-    uint32_t np = callee->nparams, nregs = callee->nregs, r;
+    uint32_t np = callee->nparams;
     nr[0] = args[0];
     nr[1] = args[1];
     nr[2] = args[2];
     nr[3] = args[3];
-    for (r = 4; r < np; r++)
+    for (uint32_t r = 4; r < np; r++)
         nr[r] = args[r];
-    for (r = np; r < nregs; r += 4) {
-        nr[r].i = 0;
-        nr[r + 1].i = 0;
-        nr[r + 2].i = 0;
-        nr[r + 3].i = 0;
-    }
     vm_frame *nf = fr + 1;
     vm->nframes++;
     nf->m = callee;
     nf->base = (uint32_t)(nr - vm->stack);
-    const void *const *compiled = vm->jitm[callee->index].entry;
-    const void *entry = compiled ? compiled[0] : jit_rt_callee_entry(vm, callee);
+    const void *entry = jit_rt_enter_callee(vm, callee, nr);
     if (!entry)
         vm->jit_leave = callee->code;
     return entry;

@@ -34,6 +34,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "loader_impl.h"
@@ -82,11 +83,10 @@ static int word_regs(const vm_program *p, uint32_t w, regset *rd)
     return wr;
 }
 
-/* The registers of g some path may read before it writes them (a call starts them at zero). */
-static void read_before_written(const vm_program *p, const vm_method *g, regset *need)
+/* The registers of g some path may read before it writes them (a call starts them at zero). in
+   and seen: g->ncode entries each, seen all false. */
+static void read_before_written_in(const vm_program *p, const vm_method *g, regset *need, regset *in, bool *seen)
 {
-    regset in[INLINE_MAX_WORDS]; /* the registers written on every path to each word */
-    bool seen[INLINE_MAX_WORDS] = {false};
     memset(need, 0, sizeof *need);
     memset(&in[0], 0, sizeof in[0]);
     for (uint32_t r = 0; r < g->nparams; r++)
@@ -129,6 +129,27 @@ static void read_before_written(const vm_program *p, const vm_method *g, regset 
             }
         }
     }
+}
+
+static void read_before_written(const vm_program *p, const vm_method *g, regset *need)
+{
+    regset in[INLINE_MAX_WORDS]; /* the registers written on every path to each word */
+    bool seen[INLINE_MAX_WORDS] = {false};
+    read_before_written_in(p, g, need, in, seen);
+}
+
+bool vm_read_before_written(const vm_program *p, const vm_method *m, uint64_t need[VM_MAX_REGS / 64])
+{
+    regset *in = malloc(m->ncode * sizeof *in), set;
+    bool *seen = calloc(m->ncode, sizeof *seen);
+    bool ok = in && seen && m->ncode > 0;
+    if (ok) {
+        read_before_written_in(p, m, &set, in, seen);
+        memcpy(need, set.w, sizeof set.w);
+    }
+    free(in);
+    free(seen);
+    return ok;
 }
 
 /* ---- which calls ------------------------------------------------------------------------------ */

@@ -332,6 +332,8 @@ typedef struct vm_jit_method {
     const void *const *entry; /* per instruction word: where compiled code is entered, or NULL;
                                  NULL here: not compiled */
     int64_t count;            /* compiled once it passes vm_t.compile_threshold; INT64_MIN: never */
+    const void *jit_entry;    /* where compiled callers enter it: before word 0, its registers but
+                                 the arguments not yet cleared (it clears those that need it) */
 } vm_jit_method;
 
 typedef struct vm_jit_hooks {
@@ -450,6 +452,10 @@ static inline bool vm_stack_room(const vm_t *vm, uint32_t top)
 {
     return (uint64_t)top + (uint64_t)(vm->nframes + 1) * VM_FRAME_SLOTS <= vm->stack_cap;
 }
+
+/* vm/inline.c: the registers of m (verified) some path may read before it writes them, as bits
+   (register r: need[r / 64] bit r % 64); a call starts them at zero. False when out of memory. */
+bool vm_read_before_written(const vm_program *p, const vm_method *m, uint64_t need[VM_MAX_REGS / 64]);
 
 /* vm/vm.c */
 vm_t *vm_new(const vm_program *p, const vm_options *opt, char *err, size_t errlen);

@@ -371,29 +371,6 @@ static void copy_slots(x64_asm *as, x64_reg dst, x64_reg src, uint32_t n)
     x64_jcc(as, X64_NE, &loop);
 }
 
-/* Zero n slots from dst + 8 * from (rax zeroed; r8, r9 as scratch). Past 8 slots, a loop of four
-   stores, which may pass the last by three: the stack's slack (VM_STACK_SLACK), as the
-   interpreter's clearing */
-static void clear_slots(x64_asm *as, x64_reg dst, uint32_t from, uint32_t n)
-{
-    x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
-    if (n <= 8) {
-        for (uint32_t r = 0; r < n; r++)
-            x64_mov_mr(as, x64_at(dst, (int32_t)(8 * (from + r))), X64_RAX);
-        return;
-    }
-    x64_label loop;
-    x64_label_init(&loop);
-    x64_lea(as, X64_R9, x64_at(dst, (int32_t)(8 * from)));
-    x64_mov_ri(as, X64_R8, (n + 3) / 4);
-    x64_bind(as, &loop);
-    for (int32_t q = 0; q < 4; q++)
-        x64_mov_mr(as, x64_at(X64_R9, 8 * q), X64_RAX);
-    x64_alu_ri(as, X64_ADD, X64_R9, 32);
-    x64_alu_ri_32(as, X64_SUB, X64_R8, 1);
-    x64_jcc(as, X64_NE, &loop);
-}
-
 /*
  * CALL (R[a] := f(R[a+1]..)) and CALLV (f(R[a]..)) of the method the word names, as the
  * interpreter's do_call: fr->pc first; a native is called; an intrinsic candidate runs its stub
@@ -451,8 +428,8 @@ static void call(method_compile *mc, uint32_t k, bool has_result, const vm_metho
         x64_lea(as, X64_RDI, reg_at(first));
         copy_slots(as, X64_RSI, X64_RDI, callee->nparams);
     }
-    clear_slots(as, X64_RSI, callee->nparams, callee->nregs - callee->nparams);
-    /* push: nframes + 1, the frame, and the callee's window */
+    /* push: nframes + 1, the frame, and the callee's window (its compiled code clears the
+       registers that need it: jit_entry) */
     x64_alu_ri_32(as, X64_ADD, X64_RCX, 1);
     x64_mov_mr_32(as, vmf(offsetof(vm_t, nframes)), X64_RCX);
     x64_alu_ri(as, X64_ADD, RFR, (int32_t)sizeof(vm_frame));
@@ -460,19 +437,20 @@ static void call(method_compile *mc, uint32_t k, bool has_result, const vm_metho
     x64_mov_mr(as, frame_field(offsetof(vm_frame, m)), X64_RAX);
     x64_mov_mr_32(as, frame_field(offsetof(vm_frame, base)), X64_RDX);
     x64_mov_rr(as, RW, X64_RSI);
-    /* enter the callee's compiled code: jitm[index].entry[0], or the helper's answer */
+    /* enter the callee's compiled code (jitm[index].jit_entry), or the helper's answer */
     x64_label slow, interpreted;
     x64_label_init(&slow);
     x64_label_init(&interpreted);
-    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)&mc->vm->jitm[callee->index].entry);
+    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)&mc->vm->jitm[callee->index].jit_entry);
     x64_mov_rm(as, X64_RAX, x64_at(X64_RAX, 0));
     x64_test_rr(as, X64_RAX, X64_RAX);
     x64_jcc(as, X64_E, &slow);
-    x64_jmp_m(as, x64_at(X64_RAX, 0));
+    x64_jmp_r(as, X64_RAX);
     x64_bind(as, &slow);
     x64_mov_rr(as, X64_C_RARG0, RVM);
     x64_mov_ri(as, X64_C_RARG1, (int64_t)(uintptr_t)callee);
-    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn_addr((void (*)(void))jit_rt_callee_entry));
+    x64_mov_rr(as, X64_C_RARG2, RW);
+    x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn_addr((void (*)(void))jit_rt_enter_callee));
     x64_call_r(as, X64_RAX);
     x64_test_rr(as, X64_RAX, X64_RAX);
     x64_jcc(as, X64_E, &interpreted);
@@ -561,18 +539,16 @@ static void call_virtual(method_compile *mc, uint32_t k)
         x64_mov_ri(as, X64_RAX, a);
         x64_mov_mr_8(as, frame_field(offsetof(vm_frame, ret_reg)), X64_RAX);
         x64_mov_mr(as, frame_field(offsetof(vm_frame, ret_pc)), X64_R11);
-        /* the arguments: four whatever the count, then the rest; the other registers cleared four
-           at a time (both inside the stack's slack, as the interpreter's do_call) */
+        /* the arguments: four whatever the count (inside the stack's slack, as the interpreter's
+           do_call), then the rest; the callee's compiled code clears what needs it */
         x64_lea(as, X64_RDI, reg_at(first));
         for (int32_t q = 0; q < 4; q++) {
             x64_mov_rm(as, X64_RAX, x64_at(X64_RDI, 8 * q));
             x64_mov_mr(as, x64_at(X64_RSI, 8 * q), X64_RAX);
         }
-        x64_label more, copied, clear, cleared;
+        x64_label more, copied;
         x64_label_init(&more);
         x64_label_init(&copied);
-        x64_label_init(&clear);
-        x64_label_init(&cleared);
         x64_mov_ri(as, X64_RCX, 4);
         x64_alu_rr(as, X64_CMP, X64_RCX, X64_R8);
         x64_jcc(as, X64_AE, &copied);
@@ -583,37 +559,27 @@ static void call_virtual(method_compile *mc, uint32_t k)
         x64_alu_rr(as, X64_CMP, X64_RCX, X64_R8);
         x64_jcc(as, X64_B, &more);
         x64_bind(as, &copied);
-        x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
-        x64_alu_rr(as, X64_CMP, X64_R8, X64_R9);
-        x64_jcc(as, X64_AE, &cleared);
-        x64_bind(as, &clear);
-        for (int32_t q = 0; q < 4; q++)
-            x64_mov_mr(as, x64_at_index(X64_RSI, X64_R8, 8, 8 * q), X64_RAX);
-        x64_alu_ri(as, X64_ADD, X64_R8, 4);
-        x64_alu_rr(as, X64_CMP, X64_R8, X64_R9);
-        x64_jcc(as, X64_B, &clear);
-        x64_bind(as, &cleared);
         /* push: nframes + 1, the frame, the callee's window */
         x64_alu_mi_32(as, X64_ADD, vmf(offsetof(vm_t, nframes)), 1);
         x64_alu_ri(as, X64_ADD, RFR, (int32_t)sizeof(vm_frame));
         x64_mov_mr(as, frame_field(offsetof(vm_frame, m)), X64_R10);
         x64_mov_mr_32(as, frame_field(offsetof(vm_frame, base)), X64_RDX);
         x64_mov_rr(as, RW, X64_RSI);
-        /* enter: vm->jitm[callee->index].entry[0], or the helper's answer */
-        _Static_assert(sizeof(vm_jit_method) == 16, "vm_jit_method: 16 bytes (the shift below)");
+        /* enter: vm->jitm[callee->index].jit_entry, or the helper's answer */
         x64_label helper;
         x64_label_init(&helper);
         x64_mov_rm_32(as, X64_RAX, x64_at(X64_R10, (int32_t)offsetof(vm_method, index)));
-        x64_shift_ri(as, X64_SHL, X64_RAX, 4);
+        x64_imul_rri(as, X64_RAX, X64_RAX, (int32_t)sizeof(vm_jit_method));
         x64_alu_rm(as, X64_ADD, X64_RAX, vmf(offsetof(vm_t, jitm)));
-        x64_mov_rm(as, X64_RAX, x64_at(X64_RAX, (int32_t)offsetof(vm_jit_method, entry)));
+        x64_mov_rm(as, X64_RAX, x64_at(X64_RAX, (int32_t)offsetof(vm_jit_method, jit_entry)));
         x64_test_rr(as, X64_RAX, X64_RAX);
         x64_jcc(as, X64_E, &helper);
-        x64_jmp_m(as, x64_at(X64_RAX, 0));
+        x64_jmp_r(as, X64_RAX);
         x64_bind(as, &helper);
         x64_mov_rr(as, X64_C_RARG0, RVM);
         x64_mov_rr(as, X64_C_RARG1, X64_R10);
-        x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn_addr((void (*)(void))jit_rt_callee_entry));
+        x64_mov_rr(as, X64_C_RARG2, RW);
+        x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)fn_addr((void (*)(void))jit_rt_enter_callee));
         x64_call_r(as, X64_RAX);
         x64_test_rr(as, X64_RAX, X64_RAX);
         x64_jcc(as, X64_E, &leave);
@@ -901,6 +867,26 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     return 1;
 }
 
+/* The entry compiled callers use (offset 0, vm_jit_method.jit_entry; word 0 follows): a call
+   pushed the frame with the arguments only, so the registers that need it start at zero here as
+   the interpreter's call starts them all, every reference (no stale object is a root) and every
+   int some path reads before it writes (vm_read_before_written); without its answer, all. */
+static void prologue(x64_asm *as, const vm_t *vm, const vm_method *m)
+{
+    uint64_t need[VM_MAX_REGS / 64];
+    bool known = vm_read_before_written(vm->prog, m, need);
+    bool zeroed = false;
+    for (uint32_t r = m->nparams; r < m->nregs; r++) {
+        if (known && vm_type_is_int(m->regtypes[r]) && !((need[r / 64] >> (r % 64)) & 1))
+            continue;
+        if (!zeroed) {
+            x64_alu_rr_32(as, X64_XOR, X64_RAX, X64_RAX);
+            zeroed = true;
+        }
+        store(as, r, X64_RAX);
+    }
+}
+
 bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8_t *kinds, jit_ic *ics,
                     size_t *entry_of)
 {
@@ -913,6 +899,7 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
             x64_label_init(&mc.at[k]);
         for (uint32_t k = 0; k < m->ncode; k++)
             x64_label_init(&mc.leave[k]);
+        prologue(as, vm, m);
         for (uint32_t k = 0; k < m->ncode;) {
             x64_bind(as, &mc.at[k]);
             entry_of[k] = x64_asm_pc(as);
