@@ -58,6 +58,9 @@ typedef struct method_compile {
     uint8_t *leaves;   /* per word: LEAVE_AT, LEAVE_THROWN or 0 (no exit) */
     size_t *ret_lea;   /* per call word: the end of its lea of the continuation (0: none), patched
                           once the next word's code has an address */
+    uint32_t rax_reg;  /* rax holds R[rax_reg] while the code ends at rax_pos: the last word stored
+                          it from rax, nothing was emitted since, and no entry lies between */
+    size_t rax_pos;
 } method_compile;
 
 enum { LEAVE_AT = 1, LEAVE_THROWN = 2 }; /* rax = the word, or NULL: a helper threw (jit_enter_fn) */
@@ -78,28 +81,60 @@ static void leave_at(method_compile *mc, uint32_t k)
 static void load(x64_asm *as, x64_reg r, uint32_t reg) { x64_mov_rm(as, r, reg_at(reg)); }
 static void store(x64_asm *as, uint32_t reg, x64_reg r) { x64_mov_mr(as, reg_at(reg), r); }
 
-/* rax = R[b] op R[c] (op an x64_alu), then R[a] = rax, sign-extended from 32 bits when w */
-static void alu3(x64_asm *as, x64_alu op, uint32_t a, uint32_t b, uint32_t c, bool w)
+/* Does rax hold R[reg] here (the word before stored it from rax, as its last instruction)? The
+   registers stay in the window (stores write through), so this only skips a reload. */
+static bool rax_has(const method_compile *mc, uint32_t reg)
 {
-    load(as, X64_RAX, b);
+    return mc->rax_reg == reg && mc->rax_pos == x64_asm_pc(mc->as);
+}
+
+/* rax = R[reg], unless it holds it already */
+static void load_rax(method_compile *mc, uint32_t reg)
+{
+    if (!rax_has(mc, reg))
+        x64_mov_rm(mc->as, X64_RAX, reg_at(reg));
+}
+
+/* R[reg] = rax, as the word's last instruction: the next word may use rax as R[reg] */
+static void store_rax(method_compile *mc, uint32_t reg)
+{
+    x64_mov_mr(mc->as, reg_at(reg), X64_RAX);
+    mc->rax_reg = reg;
+    mc->rax_pos = x64_asm_pc(mc->as);
+}
+
+/* rax = R[b] op R[c] (op an x64_alu), then R[a] = rax, sign-extended from 32 bits when w; a
+   commutative op takes R[c] first when rax holds it */
+static void alu3(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, uint32_t c, bool w)
+{
+    x64_asm *as = mc->as;
+    bool commutes = op == X64_ADD || op == X64_AND || op == X64_OR || op == X64_XOR;
+    if (commutes && rax_has(mc, c) && !rax_has(mc, b)) {
+        uint32_t t = b;
+        b = c;
+        c = t;
+    }
+    load_rax(mc, b);
     x64_alu_rm(as, op, X64_RAX, reg_at(c));
     if (w)
         x64_movsxd_rr(as, X64_RAX, X64_RAX);
-    store(as, a, X64_RAX);
+    store_rax(mc, a);
 }
 
-static void alu_imm(x64_asm *as, x64_alu op, uint32_t a, uint32_t b, int32_t imm, bool w)
+static void alu_imm(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, int32_t imm, bool w)
 {
-    load(as, X64_RAX, b);
+    x64_asm *as = mc->as;
+    load_rax(mc, b);
     x64_alu_ri(as, op, X64_RAX, imm);
     if (w)
         x64_movsxd_rr(as, X64_RAX, X64_RAX);
-    store(as, a, X64_RAX);
+    store_rax(mc, a);
 }
 
 /* R[a] = R[b] shifted by R[c] (the CPU masks cl as Java does: 63, or 31 for w), or by imm */
-static void shift_reg(x64_asm *as, x64_shift op, uint32_t a, uint32_t b, uint32_t c, bool w)
+static void shift_reg(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, uint32_t c, bool w)
 {
+    x64_asm *as = mc->as;
     load(as, X64_RCX, c);
     load(as, X64_RAX, b);
     if (w) {
@@ -108,19 +143,20 @@ static void shift_reg(x64_asm *as, x64_shift op, uint32_t a, uint32_t b, uint32_
     } else {
         x64_shift_rcl(as, op, X64_RAX);
     }
-    store(as, a, X64_RAX);
+    store_rax(mc, a);
 }
 
-static void shift_imm(x64_asm *as, x64_shift op, uint32_t a, uint32_t b, int imm, bool w)
+static void shift_imm(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, int imm, bool w)
 {
-    load(as, X64_RAX, b);
+    x64_asm *as = mc->as;
+    load_rax(mc, b);
     if (imm && w)
         x64_shift_ri_32(as, op, X64_RAX, imm);
     else if (imm)
         x64_shift_ri(as, op, X64_RAX, imm);
     if (w) /* also int32(R[b]) when imm is 0: the 32-bit forms' result is an int */
         x64_movsxd_rr(as, X64_RAX, X64_RAX);
-    store(as, a, X64_RAX);
+    store_rax(mc, a);
 }
 
 /* R[a] = R[b] / R[c] (rem: %), Java's: / by zero leaves (the interpreter throws); x / -1 is
@@ -661,24 +697,24 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     uint32_t a = GET_A(i), b = GET_B(i), c = GET_C(i);
     switch (op) {
     case OP_NOP: break;
-    case OP_MOV: load(as, X64_RAX, b); store(as, a, X64_RAX); break;
+    case OP_MOV: load_rax(mc, b); store_rax(mc, a); break;
     case OP_LDI: x64_mov_mi(as, reg_at(a), GET_sBx(i)); break;
     case OP_LDK:
         x64_mov_ri(as, X64_RAX, mc->vm->prog->k[GET_Bx(i)]);
         store(as, a, X64_RAX);
         break;
     case OP_LDNULL: x64_mov_mi(as, reg_at(a), 0); break;
-    case OP_ADD: alu3(as, X64_ADD, a, b, c, false); break;
-    case OP_SUB: alu3(as, X64_SUB, a, b, c, false); break;
-    case OP_AND: alu3(as, X64_AND, a, b, c, false); break;
-    case OP_OR: alu3(as, X64_OR, a, b, c, false); break;
-    case OP_XOR: alu3(as, X64_XOR, a, b, c, false); break;
-    case OP_ADDI: alu_imm(as, X64_ADD, a, b, GET_sC(i), false); break;
-    case OP_SUBI: alu_imm(as, X64_SUB, a, b, GET_sC(i), false); break;
-    case OP_ANDI: alu_imm(as, X64_AND, a, b, (int32_t)c, false); break;
-    case OP_ADDW: alu3(as, X64_ADD, a, b, c, true); break;
-    case OP_SUBW: alu3(as, X64_SUB, a, b, c, true); break;
-    case OP_ADDWI: alu_imm(as, X64_ADD, a, b, GET_sC(i), true); break;
+    case OP_ADD: alu3(mc, X64_ADD, a, b, c, false); break;
+    case OP_SUB: alu3(mc, X64_SUB, a, b, c, false); break;
+    case OP_AND: alu3(mc, X64_AND, a, b, c, false); break;
+    case OP_OR: alu3(mc, X64_OR, a, b, c, false); break;
+    case OP_XOR: alu3(mc, X64_XOR, a, b, c, false); break;
+    case OP_ADDI: alu_imm(mc, X64_ADD, a, b, GET_sC(i), false); break;
+    case OP_SUBI: alu_imm(mc, X64_SUB, a, b, GET_sC(i), false); break;
+    case OP_ANDI: alu_imm(mc, X64_AND, a, b, (int32_t)c, false); break;
+    case OP_ADDW: alu3(mc, X64_ADD, a, b, c, true); break;
+    case OP_SUBW: alu3(mc, X64_SUB, a, b, c, true); break;
+    case OP_ADDWI: alu_imm(mc, X64_ADD, a, b, GET_sC(i), true); break;
     case OP_MUL:
     case OP_MULW:
         load(as, X64_RAX, b);
@@ -697,26 +733,26 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
         x64_alu_rm(as, X64_AND, X64_RAX, reg_at(b));
         store(as, a, X64_RAX);
         break;
-    case OP_SHL: shift_reg(as, X64_SHL, a, b, c, false); break;
-    case OP_SHR: shift_reg(as, X64_SHR, a, b, c, false); break;
-    case OP_SAR: shift_reg(as, X64_SAR, a, b, c, false); break;
-    case OP_ROL: shift_reg(as, X64_ROL, a, b, c, false); break;
-    case OP_ROR: shift_reg(as, X64_ROR, a, b, c, false); break;
-    case OP_SHLI: shift_imm(as, X64_SHL, a, b, (int)c, false); break;
-    case OP_SHRI: shift_imm(as, X64_SHR, a, b, (int)c, false); break;
-    case OP_SARI: shift_imm(as, X64_SAR, a, b, (int)c, false); break;
-    case OP_ROLI: shift_imm(as, X64_ROL, a, b, (int)c, false); break;
-    case OP_RORI: shift_imm(as, X64_ROR, a, b, (int)c, false); break;
-    case OP_SHLW: shift_reg(as, X64_SHL, a, b, c, true); break;
-    case OP_SHRW: shift_reg(as, X64_SHR, a, b, c, true); break;
-    case OP_SARW: shift_reg(as, X64_SAR, a, b, c, true); break;
-    case OP_ROLW: shift_reg(as, X64_ROL, a, b, c, true); break;
-    case OP_RORW: shift_reg(as, X64_ROR, a, b, c, true); break;
-    case OP_SHLWI: shift_imm(as, X64_SHL, a, b, (int)c, true); break;
-    case OP_SHRWI: shift_imm(as, X64_SHR, a, b, (int)c, true); break;
-    case OP_SARWI: shift_imm(as, X64_SAR, a, b, (int)c, true); break;
-    case OP_ROLWI: shift_imm(as, X64_ROL, a, b, (int)c, true); break;
-    case OP_RORWI: shift_imm(as, X64_ROR, a, b, (int)c, true); break;
+    case OP_SHL: shift_reg(mc, X64_SHL, a, b, c, false); break;
+    case OP_SHR: shift_reg(mc, X64_SHR, a, b, c, false); break;
+    case OP_SAR: shift_reg(mc, X64_SAR, a, b, c, false); break;
+    case OP_ROL: shift_reg(mc, X64_ROL, a, b, c, false); break;
+    case OP_ROR: shift_reg(mc, X64_ROR, a, b, c, false); break;
+    case OP_SHLI: shift_imm(mc, X64_SHL, a, b, (int)c, false); break;
+    case OP_SHRI: shift_imm(mc, X64_SHR, a, b, (int)c, false); break;
+    case OP_SARI: shift_imm(mc, X64_SAR, a, b, (int)c, false); break;
+    case OP_ROLI: shift_imm(mc, X64_ROL, a, b, (int)c, false); break;
+    case OP_RORI: shift_imm(mc, X64_ROR, a, b, (int)c, false); break;
+    case OP_SHLW: shift_reg(mc, X64_SHL, a, b, c, true); break;
+    case OP_SHRW: shift_reg(mc, X64_SHR, a, b, c, true); break;
+    case OP_SARW: shift_reg(mc, X64_SAR, a, b, c, true); break;
+    case OP_ROLW: shift_reg(mc, X64_ROL, a, b, c, true); break;
+    case OP_RORW: shift_reg(mc, X64_ROR, a, b, c, true); break;
+    case OP_SHLWI: shift_imm(mc, X64_SHL, a, b, (int)c, true); break;
+    case OP_SHRWI: shift_imm(mc, X64_SHR, a, b, (int)c, true); break;
+    case OP_SARWI: shift_imm(mc, X64_SAR, a, b, (int)c, true); break;
+    case OP_ROLWI: shift_imm(mc, X64_ROL, a, b, (int)c, true); break;
+    case OP_RORWI: shift_imm(mc, X64_ROR, a, b, (int)c, true); break;
     case OP_XOR3:
         load(as, X64_RAX, GET_B4(i));
         x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(GET_C4(i)));
@@ -891,7 +927,7 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
                     size_t *entry_of)
 {
     method_compile mc = {as, vm, m, ics, calloc(m->ncode + 1, sizeof *mc.at), calloc(m->ncode, sizeof *mc.leave),
-                         calloc(m->ncode, sizeof *mc.leaves), calloc(m->ncode, sizeof *mc.ret_lea)};
+                         calloc(m->ncode, sizeof *mc.leaves), calloc(m->ncode, sizeof *mc.ret_lea), 0, SIZE_MAX};
     if (!mc.at || !mc.leave || !mc.leaves || !mc.ret_lea) {
         code_buffer_fail(&as->cb, "no memory to compile %s", m->qname);
     } else {
@@ -900,7 +936,10 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
         for (uint32_t k = 0; k < m->ncode; k++)
             x64_label_init(&mc.leave[k]);
         prologue(as, vm, m);
+        mc.rax_pos = SIZE_MAX;
         for (uint32_t k = 0; k < m->ncode;) {
+            if (kinds[k])
+                mc.rax_pos = SIZE_MAX; /* entered from elsewhere: rax holds nothing known */
             x64_bind(as, &mc.at[k]);
             entry_of[k] = x64_asm_pc(as);
             uint32_t n = word(&mc, k, kinds);
