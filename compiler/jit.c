@@ -186,6 +186,7 @@ static const void *const *compile(vm_t *vm, const vm_method *m)
     vm->jitm[m->index].jit_entry = mark->start; /* the clearing prologue: offset 0 (the templates') */
     j->stats.compiled++;
     j->stats.code_bytes += size;
+    j->stats.bytecode_bytes += code_bytes(m);
     if (j->opt.print_assembly || (j->opt.commands && compile_commands_has(j->opt.commands, CC_PRINT,
                                                                            m->module->name, m->name)))
         print_assembly(j, vm->prog, m, id, mark, offset_of);

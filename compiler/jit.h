@@ -43,6 +43,7 @@ typedef struct jit_stats {
     uint32_t compiled;      /* methods compiled */
     uint32_t excluded;      /* methods CompileCommand kept from compiling */
     uint64_t code_bytes;    /* their code */
+    uint64_t bytecode_bytes; /* their bytecode: 4 bytes a word, as PrintCompilation counts */
     double compile_ns;      /* time spent compiling them */
     uint64_t osr_entries;   /* loop back-edges that entered compiled code (on-stack replacement) */
 } jit_stats;

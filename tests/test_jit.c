@@ -592,6 +592,29 @@ static void print_assembly(void **state)
     tu_result_free(&r);
 }
 
+/* CITime: HotSpot's accumulated lines, the methods and bytecodes compiled */
+static void ci_time(void **state)
+{
+    (void)state;
+    skip_without_compiler();
+    const char *prog = tu_temp_file("T.mva", mixed_src, sizeof mixed_src - 1);
+    const char *a[] = {"-Xcomp", "-XX:-Inline", "-XX:+CITime", prog, NULL};
+    tu_result r = tu_run(a, NULL, 60);
+    tu_expect_status(&r, 1);
+    tu_expect_text("stdout", r.out, PREFIX, "Accumulated compiler times\n"
+                                            "----------------------------------------------------------\n"
+                                            "  Total compilation time   : ");
+    tu_expect_text("stdout", r.out, CONTAINS,
+                   "  Total compiled methods    :        3 methods\n"
+                   "    Standard compilation    :        3 methods\n"
+                   "    On stack replacement    :        0 methods\n"
+                   "  Total compiled bytecodes  :       76 bytes\n"
+                   "    Standard compilation    :       76 bytes\n"
+                   "    On stack replacement    :        0 bytes\n"
+                   "  Average compilation speed : ");
+    tu_result_free(&r);
+}
+
 /* ---- the flags' texts: HotSpot 25's ------------------------------------------------------------ */
 
 typedef struct text_case {
@@ -833,6 +856,7 @@ int main(void)
     TU_ADD_TEST(&g, osr_enters_a_running_loop);
     TU_ADD_TEST(&g, print_compilation);
     TU_ADD_TEST(&g, print_assembly);
+    TU_ADD_TEST(&g, ci_time);
     TU_ADD_TABLE(&g, text_cases, text_case_run);
     TU_ADD_TABLE(&g, flags_cases, flags_case_run);
     TU_ADD_TEST(&g, hotspot_live);

@@ -57,20 +57,31 @@ static void flush_stdout(int *write_errno)
 static int run(int argc, char **argv, int *write_errno);
 static int run_vm(const mvm_args *args, const compile_commands *commands, int *write_errno);
 
-/* -XX:+CITime's summary, at exit (HotSpot's CompileBroker::print_times, minivm's one compiler) */
+/* -XX:+CITime's summary, at exit: the lines of HotSpot 25's CompileBroker::print_times that apply to
+   minivm's one compiler (no OSR compilations: a loop enters the method's one compiled code) */
 static void print_ci_time(const vm_t *vm)
 {
     jit_stats st = {0};
     jit_get_stats(vm, &st);
+    double secs = st.compile_ns / 1e9;
     printf("Accumulated compiler times\n"
            "----------------------------------------------------------\n"
-           "  Total compilation time   : %8.3f s\n"
-           "    minivm (level %d)       : %8.3f s\n"
-           "  Total compiled methods   : %8u methods\n"
-           "  Total excluded methods   : %8u methods\n"
-           "  nmethod code size        : %8llu bytes\n",
-           st.compile_ns / 1e9, JIT_LEVEL, st.compile_ns / 1e9, st.compiled, st.excluded,
-           (unsigned long long)st.code_bytes);
+           "  Total compilation time   : %7.3f s\n"
+           "    Standard compilation   : %7.3f s, Average : %5.3f s\n"
+           "    On stack replacement   : %7.3f s, Average : %5.3f s\n"
+           "\n"
+           "  Total compiled methods    : %8u methods\n"
+           "    Standard compilation    : %8u methods\n"
+           "    On stack replacement    : %8u methods\n"
+           "  Total compiled bytecodes  : %8llu bytes\n"
+           "    Standard compilation    : %8llu bytes\n"
+           "    On stack replacement    : %8u bytes\n"
+           "  Average compilation speed : %8lld bytes/s\n"
+           "\n"
+           "  nmethod code size         : %8llu bytes\n",
+           secs, secs, st.compiled ? secs / st.compiled : 0.0, 0.0, 0.0, st.compiled, st.compiled, 0u,
+           (unsigned long long)st.bytecode_bytes, (unsigned long long)st.bytecode_bytes, 0u,
+           secs > 0 ? (long long)(st.bytecode_bytes / secs) : 0LL, (unsigned long long)st.code_bytes);
 }
 
 int main(int argc, char **argv)
