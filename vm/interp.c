@@ -225,10 +225,6 @@ static VM_COLD int unwind(vm_t *vm, uint32_t entry, int status, const vm_method 
 #define vmnext        continue
 #endif
 
-/* GCC would turn do_call's short register loops back into memcpy and memset calls */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-loop-distribute-patterns", "no-crossjumping", "no-gcse")))
-#endif
 /* Compile m now that its counter passed the threshold; false (and never again) when it is not
    compiled */
 static VM_COLD bool compile_method(vm_t *vm, const vm_method *m, vm_jit_method *j)
@@ -246,6 +242,10 @@ static inline bool jit_count(vm_t *vm, const vm_method *m, vm_jit_method *jitm)
     return j->entry || (++j->count > vm->compile_threshold && compile_method(vm, m, j));
 }
 
+/* GCC would turn do_call's short register loops back into memcpy and memset calls */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns", "no-crossjumping", "no-gcse")))
+#endif
 static int execute(vm_t *vm, uint32_t entry, vm_value *result)
 {
 #if VM_USE_GOTO
