@@ -58,9 +58,12 @@ typedef struct method_compile {
     uint8_t *leaves;   /* per word: LEAVE_AT, LEAVE_THROWN or 0 (no exit) */
     size_t *ret_lea;   /* per call word: the end of its lea of the continuation (0: none), patched
                           once the next word's code has an address */
-    uint32_t rax_reg;  /* rax holds R[rax_reg] while the code ends at rax_pos: the last word stored
-                          it from rax, nothing was emitted since, and no entry lies between */
-    size_t rax_pos;
+    /* the value cache (vc_*): which bytecode registers a few machine registers hold copies of,
+       valid while the code ends at vc_pos (nothing but the cache's own templates emitted since,
+       and no entry lies between) */
+    int8_t vc_slot[VM_MAX_REGS]; /* per bytecode register: its slot in VC_REGS, or -1 */
+    uint32_t vc_next;            /* the slot the next value takes (round robin) */
+    size_t vc_pos;
 } method_compile;
 
 enum { LEAVE_AT = 1, LEAVE_THROWN = 2 }; /* rax = the word, or NULL: a helper threw (jit_enter_fn) */
@@ -81,82 +84,169 @@ static void leave_at(method_compile *mc, uint32_t k)
 static void load(x64_asm *as, x64_reg r, uint32_t reg) { x64_mov_rm(as, r, reg_at(reg)); }
 static void store(x64_asm *as, uint32_t reg, x64_reg r) { x64_mov_mr(as, reg_at(reg), r); }
 
-/* Does rax hold R[reg] here (the word before stored it from rax, as its last instruction)? The
-   registers stay in the window (stores write through), so this only skips a reload. */
-static bool rax_has(const method_compile *mc, uint32_t reg)
+/*
+ * The value cache: a write-through register cache, in the spirit of V8's Liftoff and wasmtime's
+ * Winch but simpler. Every template still stores its result in the window, so the window is
+ * always right and forgetting the cache costs nothing; the templates of the arithmetic, the
+ * moves, the conditionals and the element accesses also keep the value in one of VC_REGS, and
+ * read their operands from there while it holds them, so a value a word computes reaches the
+ * next without a trip through memory. The cache lives while only those templates emit code: any
+ * other template (a call, a helper, a leave) clobbers the registers, and vc_pos no longer
+ * matches; an entry (a jump target, a return point) forgets it explicitly. rax, rcx and rdx stay
+ * the templates' scratch registers.
+ */
+#define VC_N 6
+static const x64_reg VC_REGS[VC_N] = {X64_RSI, X64_RDI, X64_R8, X64_R9, X64_R10, X64_R11};
+
+static void vc_forget(method_compile *mc)
 {
-    return mc->rax_reg == reg && mc->rax_pos == x64_asm_pc(mc->as);
+    memset(mc->vc_slot, -1, sizeof mc->vc_slot);
+    mc->vc_pos = x64_asm_pc(mc->as);
 }
 
-/* rax = R[reg], unless it holds it already */
-static void load_rax(method_compile *mc, uint32_t reg)
+/* at a template's start: the cache as the last cache-keeping template left it, or empty */
+static void vc_begin(method_compile *mc)
 {
-    if (!rax_has(mc, reg))
-        x64_mov_rm(mc->as, X64_RAX, reg_at(reg));
+    if (mc->vc_pos != x64_asm_pc(mc->as))
+        vc_forget(mc);
 }
 
-/* R[reg] = rax, as the word's last instruction: the next word may use rax as R[reg] */
-static void store_rax(method_compile *mc, uint32_t reg)
+/* at its end: what it emitted keeps the cache */
+static void vc_end(method_compile *mc) { mc->vc_pos = x64_asm_pc(mc->as); }
+
+/* the machine register holding R[reg], or X64_NOREG */
+static x64_reg vc_reg(const method_compile *mc, uint32_t reg)
 {
-    x64_mov_mr(mc->as, reg_at(reg), X64_RAX);
-    mc->rax_reg = reg;
-    mc->rax_pos = x64_asm_pc(mc->as);
+    return mc->vc_slot[reg] >= 0 ? VC_REGS[mc->vc_slot[reg]] : X64_NOREG;
 }
 
-/* rax = R[b] op R[c] (op an x64_alu), then R[a] = rax, sign-extended from 32 bits when w; a
-   commutative op takes R[c] first when rax holds it */
+/* a slot for a new value, not one holding keep1 or keep2 (operands still to read): what it
+   held is forgotten */
+static uint32_t vc_take3(method_compile *mc, uint32_t keep1, uint32_t keep2, uint32_t keep3)
+{
+    for (;;) {
+        uint32_t slot = mc->vc_next;
+        mc->vc_next = (mc->vc_next + 1) % VC_N;
+        if ((keep1 < VM_MAX_REGS && mc->vc_slot[keep1] == (int8_t)slot) ||
+            (keep2 < VM_MAX_REGS && mc->vc_slot[keep2] == (int8_t)slot) ||
+            (keep3 < VM_MAX_REGS && mc->vc_slot[keep3] == (int8_t)slot))
+            continue;
+        for (uint32_t r = 0; r < VM_MAX_REGS; r++)
+            if (mc->vc_slot[r] == (int8_t)slot)
+                mc->vc_slot[r] = -1;
+        return slot;
+    }
+}
+
+static uint32_t vc_take(method_compile *mc, uint32_t keep1, uint32_t keep2)
+{
+    return vc_take3(mc, keep1, keep2, UINT32_MAX);
+}
+
+/* r = R[reg]: from the cache, or loaded */
+static void vc_load(method_compile *mc, x64_reg r, uint32_t reg)
+{
+    x64_reg c = vc_reg(mc, reg);
+    if (c == X64_NOREG)
+        x64_mov_rm(mc->as, r, reg_at(reg));
+    else if (c != r)
+        x64_mov_rr(mc->as, r, c);
+}
+
+/* R[reg] = the value in slot's register, which now holds it */
+static void vc_store(method_compile *mc, uint32_t reg, uint32_t slot)
+{
+    x64_mov_mr(mc->as, reg_at(reg), VC_REGS[slot]);
+    mc->vc_slot[reg] = (int8_t)slot;
+}
+
+/* R[reg] = r, a scratch register: the cache forgets reg */
+static void vc_store_scratch(method_compile *mc, uint32_t reg, x64_reg r)
+{
+    x64_mov_mr(mc->as, reg_at(reg), r);
+    mc->vc_slot[reg] = -1;
+}
+
+/* op d, R[reg]: its register when cached, else the window */
+static void vc_alu(method_compile *mc, x64_alu op, x64_reg d, uint32_t reg)
+{
+    x64_reg c = vc_reg(mc, reg);
+    if (c == X64_NOREG)
+        x64_alu_rm(mc->as, op, d, reg_at(reg));
+    else
+        x64_alu_rr(mc->as, op, d, c);
+}
+
+/* R[a] = R[b] op R[c] (op an x64_alu), sign-extended from 32 bits when w, in a cache register;
+   a commutative op starts from whichever operand is cached */
 static void alu3(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, uint32_t c, bool w)
 {
     x64_asm *as = mc->as;
+    vc_begin(mc);
     bool commutes = op == X64_ADD || op == X64_AND || op == X64_OR || op == X64_XOR;
-    if (commutes && rax_has(mc, c) && !rax_has(mc, b)) {
+    if (commutes && vc_reg(mc, c) != X64_NOREG && vc_reg(mc, b) == X64_NOREG) {
         uint32_t t = b;
         b = c;
         c = t;
     }
-    load_rax(mc, b);
-    x64_alu_rm(as, op, X64_RAX, reg_at(c));
+    uint32_t slot = vc_take(mc, b, c);
+    x64_reg d = VC_REGS[slot];
+    vc_load(mc, d, b);
+    vc_alu(mc, op, d, c);
     if (w)
-        x64_movsxd_rr(as, X64_RAX, X64_RAX);
-    store_rax(mc, a);
+        x64_movsxd_rr(as, d, d);
+    vc_store(mc, a, slot);
+    vc_end(mc);
 }
 
 static void alu_imm(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, int32_t imm, bool w)
 {
     x64_asm *as = mc->as;
-    load_rax(mc, b);
-    x64_alu_ri(as, op, X64_RAX, imm);
+    vc_begin(mc);
+    uint32_t slot = vc_take(mc, b, UINT32_MAX);
+    x64_reg d = VC_REGS[slot];
+    vc_load(mc, d, b);
+    x64_alu_ri(as, op, d, imm);
     if (w)
-        x64_movsxd_rr(as, X64_RAX, X64_RAX);
-    store_rax(mc, a);
+        x64_movsxd_rr(as, d, d);
+    vc_store(mc, a, slot);
+    vc_end(mc);
 }
 
 /* R[a] = R[b] shifted by R[c] (the CPU masks cl as Java does: 63, or 31 for w), or by imm */
 static void shift_reg(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, uint32_t c, bool w)
 {
     x64_asm *as = mc->as;
-    load(as, X64_RCX, c);
-    load(as, X64_RAX, b);
+    vc_begin(mc);
+    vc_load(mc, X64_RCX, c);
+    uint32_t slot = vc_take(mc, b, UINT32_MAX);
+    x64_reg d = VC_REGS[slot];
+    vc_load(mc, d, b);
     if (w) {
-        x64_shift_rcl_32(as, op, X64_RAX);
-        x64_movsxd_rr(as, X64_RAX, X64_RAX);
+        x64_shift_rcl_32(as, op, d);
+        x64_movsxd_rr(as, d, d);
     } else {
-        x64_shift_rcl(as, op, X64_RAX);
+        x64_shift_rcl(as, op, d);
     }
-    store_rax(mc, a);
+    vc_store(mc, a, slot);
+    vc_end(mc);
 }
 
 static void shift_imm(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, int imm, bool w)
 {
     x64_asm *as = mc->as;
-    load_rax(mc, b);
+    vc_begin(mc);
+    uint32_t slot = vc_take(mc, b, UINT32_MAX);
+    x64_reg d = VC_REGS[slot];
+    vc_load(mc, d, b);
     if (imm && w)
-        x64_shift_ri_32(as, op, X64_RAX, imm);
+        x64_shift_ri_32(as, op, d, imm);
     else if (imm)
-        x64_shift_ri(as, op, X64_RAX, imm);
+        x64_shift_ri(as, op, d, imm);
     if (w) /* also int32(R[b]) when imm is 0: the 32-bit forms' result is an int */
-        x64_movsxd_rr(as, X64_RAX, X64_RAX);
-    store_rax(mc, a);
+        x64_movsxd_rr(as, d, d);
+    vc_store(mc, a, slot);
+    vc_end(mc);
 }
 
 /* R[a] = R[b] / R[c] (rem: %), Java's: / by zero leaves (the interpreter throws); x / -1 is
@@ -202,7 +292,7 @@ static x64_cond cond_of(uint32_t op)
 /* rax = the array (or record) R[reg], leaving at k when it is null */
 static void array_of(method_compile *mc, uint32_t k, uint32_t reg)
 {
-    load(mc->as, X64_RAX, reg);
+    vc_load(mc, X64_RAX, reg);
     x64_test_rr(mc->as, X64_RAX, X64_RAX);
     leave_if(mc, X64_E, k);
 }
@@ -215,7 +305,7 @@ static void index_of(method_compile *mc, uint32_t k, uint32_t reg, int32_t imm)
     if (reg == UINT32_MAX)
         x64_mov_ri(as, X64_RCX, imm);
     else
-        load(as, X64_RCX, reg);
+        vc_load(mc, X64_RCX, reg);
     x64_movsxd_rm(as, X64_RDX, x64_at(X64_RAX, (int32_t)offsetof(vm_obj, length)));
     x64_alu_rr(as, X64_CMP, X64_RCX, X64_RDX);
     leave_if(mc, X64_AE, k); /* unsigned: a negative index is out of bounds too */
@@ -235,13 +325,16 @@ static void array_load(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, u
     x64_asm *as = mc->as;
     array_of(mc, k, b);
     index_of(mc, k, ireg, imm);
+    uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+    x64_reg d = VC_REGS[slot];
     if (size == ELEM_LONG)
-        x64_mov_rm(as, X64_RDX, element(8));
+        x64_mov_rm(as, d, element(8));
     else if (size == ELEM_INT)
-        x64_movsxd_rm(as, X64_RDX, element(4));
+        x64_movsxd_rm(as, d, element(4));
     else
-        x64_movsxb_rm(as, X64_RDX, element(1));
-    store(as, a, X64_RDX);
+        x64_movsxb_rm(as, d, element(1));
+    vc_store(mc, a, slot);
+    vc_end(mc);
 }
 
 /* R[a][index] = R[c], converted */
@@ -251,13 +344,14 @@ static void array_store(method_compile *mc, uint32_t k, uint32_t a, uint32_t ire
     x64_asm *as = mc->as;
     array_of(mc, k, a);
     index_of(mc, k, ireg, imm);
-    load(as, X64_RDX, c);
+    vc_load(mc, X64_RDX, c);
     if (size == ELEM_LONG)
         x64_mov_mr(as, element(8), X64_RDX);
     else if (size == ELEM_INT)
         x64_mov_mr_32(as, element(4), X64_RDX);
     else
         x64_mov_mr_8(as, element(1), X64_RDX);
+    vc_end(mc);
 }
 
 /* rcx = the index R[ireg] of a size-byte view of the byte[] in rax, leaving at k unless
@@ -697,13 +791,35 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     uint32_t a = GET_A(i), b = GET_B(i), c = GET_C(i);
     switch (op) {
     case OP_NOP: break;
-    case OP_MOV: load_rax(mc, b); store_rax(mc, a); break;
-    case OP_LDI: x64_mov_mi(as, reg_at(a), GET_sBx(i)); break;
+    case OP_MOV: {
+        x64_reg r = vc_reg(mc, b);
+        if (r != X64_NOREG) {
+            x64_mov_mr(as, reg_at(a), r);
+            mc->vc_slot[a] = mc->vc_slot[b];
+        } else {
+            uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+            x64_mov_rm(as, VC_REGS[slot], reg_at(b));
+            vc_store(mc, a, slot);
+            mc->vc_slot[b] = (int8_t)slot;
+        }
+        vc_end(mc);
+        break;
+    }
+    case OP_LDI:
+        x64_mov_mi(as, reg_at(a), GET_sBx(i));
+        mc->vc_slot[a] = -1;
+        vc_end(mc);
+        break;
     case OP_LDK:
         x64_mov_ri(as, X64_RAX, mc->vm->prog->k[GET_Bx(i)]);
-        store(as, a, X64_RAX);
+        vc_store_scratch(mc, a, X64_RAX);
+        vc_end(mc);
         break;
-    case OP_LDNULL: x64_mov_mi(as, reg_at(a), 0); break;
+    case OP_LDNULL:
+        x64_mov_mi(as, reg_at(a), 0);
+        mc->vc_slot[a] = -1;
+        vc_end(mc);
+        break;
     case OP_ADD: alu3(mc, X64_ADD, a, b, c, false); break;
     case OP_SUB: alu3(mc, X64_SUB, a, b, c, false); break;
     case OP_AND: alu3(mc, X64_AND, a, b, c, false); break;
@@ -716,23 +832,45 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_SUBW: alu3(mc, X64_SUB, a, b, c, true); break;
     case OP_ADDWI: alu_imm(mc, X64_ADD, a, b, GET_sC(i), true); break;
     case OP_MUL:
-    case OP_MULW:
-        load(as, X64_RAX, b);
-        x64_imul_rm(as, X64_RAX, reg_at(c));
+    case OP_MULW: {
+        uint32_t slot = vc_take(mc, b, c);
+        x64_reg d = VC_REGS[slot], rc = vc_reg(mc, c);
+        vc_load(mc, d, b);
+        if (rc != X64_NOREG)
+            x64_imul_rr(as, d, rc);
+        else
+            x64_imul_rm(as, d, reg_at(c));
         if (op == OP_MULW)
-            x64_movsxd_rr(as, X64_RAX, X64_RAX);
-        store(as, a, X64_RAX);
+            x64_movsxd_rr(as, d, d);
+        vc_store(mc, a, slot);
+        vc_end(mc);
         break;
+    }
     case OP_DIV: divide(mc, k, a, b, c, false); break;
     case OP_REM: divide(mc, k, a, b, c, true); break;
-    case OP_NEG: load(as, X64_RAX, b); x64_neg(as, X64_RAX); store(as, a, X64_RAX); break;
-    case OP_NOT: load(as, X64_RAX, b); x64_not(as, X64_RAX); store(as, a, X64_RAX); break;
-    case OP_ANDN: /* R[b] & ~R[c] */
-        load(as, X64_RAX, c);
-        x64_not(as, X64_RAX);
-        x64_alu_rm(as, X64_AND, X64_RAX, reg_at(b));
-        store(as, a, X64_RAX);
+    case OP_NEG:
+    case OP_NOT: {
+        uint32_t slot = vc_take(mc, b, UINT32_MAX);
+        x64_reg d = VC_REGS[slot];
+        vc_load(mc, d, b);
+        if (op == OP_NEG)
+            x64_neg(as, d);
+        else
+            x64_not(as, d);
+        vc_store(mc, a, slot);
+        vc_end(mc);
         break;
+    }
+    case OP_ANDN: { /* R[b] & ~R[c] */
+        uint32_t slot = vc_take(mc, b, c);
+        x64_reg d = VC_REGS[slot];
+        vc_load(mc, d, c);
+        x64_not(as, d);
+        vc_alu(mc, X64_AND, d, b);
+        vc_store(mc, a, slot);
+        vc_end(mc);
+        break;
+    }
     case OP_SHL: shift_reg(mc, X64_SHL, a, b, c, false); break;
     case OP_SHR: shift_reg(mc, X64_SHR, a, b, c, false); break;
     case OP_SAR: shift_reg(mc, X64_SAR, a, b, c, false); break;
@@ -753,60 +891,102 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_SARWI: shift_imm(mc, X64_SAR, a, b, (int)c, true); break;
     case OP_ROLWI: shift_imm(mc, X64_ROL, a, b, (int)c, true); break;
     case OP_RORWI: shift_imm(mc, X64_ROR, a, b, (int)c, true); break;
-    case OP_XOR3:
-        load(as, X64_RAX, GET_B4(i));
-        x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(GET_C4(i)));
-        x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(GET_D4(i)));
-        store(as, GET_A4(i), X64_RAX);
+    case OP_XOR3: {
+        uint32_t B = GET_B4(i), C = GET_C4(i), D = GET_D4(i), slot = vc_take3(mc, B, C, D);
+        x64_reg d = VC_REGS[slot];
+        vc_load(mc, d, B);
+        vc_alu(mc, X64_XOR, d, C);
+        vc_alu(mc, X64_XOR, d, D);
+        vc_store(mc, GET_A4(i), slot);
+        vc_end(mc);
         break;
-    case OP_BCAX: /* R[b] ^ (R[c] & ~R[d]) */
-        load(as, X64_RAX, GET_D4(i));
-        x64_not(as, X64_RAX);
-        x64_alu_rm(as, X64_AND, X64_RAX, reg_at(GET_C4(i)));
-        x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(GET_B4(i)));
-        store(as, GET_A4(i), X64_RAX);
+    }
+    case OP_BCAX: { /* R[b] ^ (R[c] & ~R[d]) */
+        uint32_t B = GET_B4(i), C = GET_C4(i), D = GET_D4(i), slot = vc_take3(mc, B, C, D);
+        x64_reg d = VC_REGS[slot];
+        vc_load(mc, d, D);
+        x64_not(as, d);
+        vc_alu(mc, X64_AND, d, C);
+        vc_alu(mc, X64_XOR, d, B);
+        vc_store(mc, GET_A4(i), slot);
+        vc_end(mc);
         break;
-    case OP_XROL: /* rotl(R[b] ^ R[c], d) */
-        load(as, X64_RAX, GET_B4(i));
-        x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(GET_C4(i)));
+    }
+    case OP_XROL: { /* rotl(R[b] ^ R[c], d) */
+        uint32_t B = GET_B4(i), C = GET_C4(i), slot = vc_take(mc, B, C);
+        x64_reg d = VC_REGS[slot];
+        vc_load(mc, d, B);
+        vc_alu(mc, X64_XOR, d, C);
         if (GET_D4(i))
-            x64_shift_ri(as, X64_ROL, X64_RAX, (int)GET_D4(i));
-        store(as, GET_A4(i), X64_RAX);
+            x64_shift_ri(as, X64_ROL, d, (int)GET_D4(i));
+        vc_store(mc, GET_A4(i), slot);
+        vc_end(mc);
         break;
-    case OP_RAX1: /* R[b] ^ rotl(R[c], 1) */
-        load(as, X64_RAX, c);
-        x64_shift_ri(as, X64_ROL, X64_RAX, 1);
-        x64_alu_rm(as, X64_XOR, X64_RAX, reg_at(b));
-        store(as, a, X64_RAX);
+    }
+    case OP_RAX1: { /* R[b] ^ rotl(R[c], 1) */
+        uint32_t slot = vc_take(mc, b, c);
+        x64_reg d = VC_REGS[slot];
+        vc_load(mc, d, c);
+        x64_shift_ri(as, X64_ROL, d, 1);
+        vc_alu(mc, X64_XOR, d, b);
+        vc_store(mc, a, slot);
+        vc_end(mc);
         break;
-    case OP_L2I: x64_movsxd_rm(as, X64_RAX, reg_at(b)); store(as, a, X64_RAX); break;
+    }
+    case OP_L2I:
+    case OP_ZEXTW: {
+        uint32_t slot = vc_take(mc, b, UINT32_MAX);
+        x64_reg d = VC_REGS[slot], rb = vc_reg(mc, b);
+        if (op == OP_L2I && rb != X64_NOREG)
+            x64_movsxd_rr(as, d, rb);
+        else if (op == OP_L2I)
+            x64_movsxd_rm(as, d, reg_at(b));
+        else if (rb != X64_NOREG)
+            x64_mov_rr_32(as, d, rb);
+        else
+            x64_mov_rm_32(as, d, reg_at(b));
+        vc_store(mc, a, slot);
+        vc_end(mc);
+        break;
+    }
     case OP_I2B: x64_movsxb_rm(as, X64_RAX, reg_at(b)); store(as, a, X64_RAX); break;
-    case OP_ZEXTW: x64_mov_rm_32(as, X64_RAX, reg_at(b)); store(as, a, X64_RAX); break;
     case OP_JMP: x64_jmp(as, &mc->at[(int64_t)k + 1 + GET_sJ(i)]); break;
     case OP_EQ: case OP_NE: case OP_LT: case OP_GE: case OP_LE: case OP_GT:
     case OP_EQR: case OP_NER:
     case OP_EQI: case OP_NEI: case OP_LTI: case OP_GEI: case OP_LEI: case OP_GTI:
     case OP_ISNULL: case OP_NONNULL: {
-        if (op == OP_ISNULL || op == OP_NONNULL) {
-            x64_alu_mi(as, X64_CMP, reg_at(a), 0);
-        } else if (op >= OP_EQI && op <= OP_GTI) {
-            x64_alu_mi(as, X64_CMP, reg_at(a), GET_sB(i));
+        x64_reg ra = vc_reg(mc, a), rb = vc_reg(mc, b);
+        if (op == OP_ISNULL || op == OP_NONNULL || (op >= OP_EQI && op <= OP_GTI)) {
+            int32_t imm = op == OP_ISNULL || op == OP_NONNULL ? 0 : GET_sB(i);
+            if (ra != X64_NOREG)
+                x64_alu_ri(as, X64_CMP, ra, imm);
+            else
+                x64_alu_mi(as, X64_CMP, reg_at(a), imm);
+        } else if (ra != X64_NOREG) {
+            vc_alu(mc, X64_CMP, ra, b);
+        } else if (rb != X64_NOREG) {
+            x64_alu_mr(as, X64_CMP, reg_at(a), rb);
         } else {
             load(as, X64_RAX, a);
             x64_alu_rm(as, X64_CMP, X64_RAX, reg_at(b));
         }
         uint32_t jmp = m->code[k + 1]; /* the verifier's rule: a conditional's next word is a JMP */
         x64_jcc(as, cond_of(op), &mc->at[(int64_t)k + 2 + GET_sJ(jmp)]);
-        if (!kinds[k + 1])
-            return 2; /* the JMP is the conditional's: not taken, go on two words on */
+        if (!kinds[k + 1]) {
+            vc_end(mc); /* the fall-through keeps the cache (a target forgets it) */
+            return 2;   /* the JMP is the conditional's: not taken, go on two words on */
+        }
         x64_jmp(as, &mc->at[k + 2]);
         break;
     }
-    case OP_ALEN:
+    case OP_ALEN: {
         array_of(mc, k, b);
-        x64_movsxd_rm(as, X64_RDX, x64_at(X64_RAX, (int32_t)offsetof(vm_obj, length)));
-        store(as, a, X64_RDX);
+        uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+        x64_movsxd_rm(as, VC_REGS[slot], x64_at(X64_RAX, (int32_t)offsetof(vm_obj, length)));
+        vc_store(mc, a, slot);
+        vc_end(mc);
         break;
+    }
     case OP_BALOAD: array_load(mc, k, a, b, c, 0, ELEM_BYTE); break;
     case OP_IALOAD: array_load(mc, k, a, b, c, 0, ELEM_INT); break;
     case OP_LALOAD: array_load(mc, k, a, b, c, 0, ELEM_LONG); break;
@@ -823,15 +1003,19 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_STLE32: view_store(mc, k, a, b, c, 4, false); break;
     case OP_STBE64: view_store(mc, k, a, b, c, 8, true); break;
     case OP_STBE32: view_store(mc, k, a, b, c, 4, true); break;
-    case OP_GETF:
+    case OP_GETF: {
         array_of(mc, k, b); /* the record: null leaves */
-        x64_mov_rm(as, X64_RDX, field(c));
-        store(as, a, X64_RDX);
+        uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+        x64_mov_rm(as, VC_REGS[slot], field(c));
+        vc_store(mc, a, slot);
+        vc_end(mc);
         break;
+    }
     case OP_PUTF:
         array_of(mc, k, a);
-        load(as, X64_RDX, c);
+        vc_load(mc, X64_RDX, c);
         x64_mov_mr(as, field(b), X64_RDX);
+        vc_end(mc);
         break;
     case OP_GETSTATIC:
     case OP_PUTSTATIC:
@@ -926,8 +1110,14 @@ static void prologue(x64_asm *as, const vm_t *vm, const vm_method *m)
 bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8_t *kinds, jit_ic *ics,
                     size_t *entry_of)
 {
-    method_compile mc = {as, vm, m, ics, calloc(m->ncode + 1, sizeof *mc.at), calloc(m->ncode, sizeof *mc.leave),
-                         calloc(m->ncode, sizeof *mc.leaves), calloc(m->ncode, sizeof *mc.ret_lea), 0, SIZE_MAX};
+    method_compile mc = {.as = as,
+                         .vm = vm,
+                         .m = m,
+                         .ics = ics,
+                         .at = calloc(m->ncode + 1, sizeof *mc.at),
+                         .leave = calloc(m->ncode, sizeof *mc.leave),
+                         .leaves = calloc(m->ncode, sizeof *mc.leaves),
+                         .ret_lea = calloc(m->ncode, sizeof *mc.ret_lea)};
     if (!mc.at || !mc.leave || !mc.leaves || !mc.ret_lea) {
         code_buffer_fail(&as->cb, "no memory to compile %s", m->qname);
     } else {
@@ -936,10 +1126,12 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
         for (uint32_t k = 0; k < m->ncode; k++)
             x64_label_init(&mc.leave[k]);
         prologue(as, vm, m);
-        mc.rax_pos = SIZE_MAX;
+        vc_forget(&mc);
         for (uint32_t k = 0; k < m->ncode;) {
             if (kinds[k])
-                mc.rax_pos = SIZE_MAX; /* entered from elsewhere: rax holds nothing known */
+                vc_forget(&mc); /* entered from elsewhere: the registers hold nothing known */
+            else
+                vc_begin(&mc); /* only the cache's templates since it was right */
             x64_bind(as, &mc.at[k]);
             entry_of[k] = x64_asm_pc(as);
             uint32_t n = word(&mc, k, kinds);
