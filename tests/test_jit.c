@@ -298,8 +298,9 @@ typedef struct agree_case {
     const char *args[4];  /* the program's arguments ("@src:REL": the source tree's file REL) */
 } agree_case;
 
+/* the digest tool on its own source (about 9 KB: 140 blocks of 64 bytes, 66 of SHA3-256's 136) */
 #define DIGEST(name, intrinsic)                                                                     \
-    {"digest_" name, NULL, "examples/digest.mva", {"-XX:-" intrinsic}, {name, "@src:README.md"}}
+    {"digest_" name, NULL, "examples/digest.mva", {"-XX:-" intrinsic}, {name, "@src:examples/digest.mva"}}
 
 static const agree_case agree_cases[] = {
     {"exception_through_frames", mixed_src, NULL, {NULL}, {NULL}},
@@ -318,7 +319,7 @@ static const agree_case agree_cases[] = {
     DIGEST("SHA-512", "UseSHA512Intrinsics"),
     DIGEST("SHA-1", "UseSHA1Intrinsics"),
     DIGEST("MD5", "UseMD5Intrinsics"),
-    {"digest_SHA3-256_intrinsic", NULL, "examples/digest.mva", {NULL}, {"SHA3-256", "@src:README.md"}},
+    {"digest_SHA3-256_intrinsic", NULL, "examples/digest.mva", {NULL}, {"SHA3-256", "@src:examples/digest.mva"}},
 };
 
 /* the modes, each against -Xint's run (the first) */
@@ -385,8 +386,11 @@ static void modes_agree(void **state)
         tu_expect_text("stderr", want.err, PREFIX, "Exception in thread \"main\" java.lang.StackOverflowError\n");
     }
     if (c->file && strstr(c->file, "digest"))
-        tu_expect_text("stdout", want.out, CONTAINS, "README.md");
-    for (size_t k = 1; k < NMODES; k++) {
+        tu_expect_text("stdout", want.out, CONTAINS, "digest.mva");
+    /* without the compiler tier every mode is the interpreter: the default against -Xint is enough;
+       under QEMU (every run is slow) every other mode, the native run having taken them all */
+    size_t nmodes = jit_available() ? NMODES : 2, step = tu_emulated() ? 2 : 1;
+    for (size_t k = step; k < nmodes; k += step) {
         tu_result got = run_mode(c, prog, modes[k]);
         if (got.status != want.status || strcmp(got.out, want.out) != 0 || strcmp(got.err, want.err) != 0) {
             print_error("%s under %s differs from -Xint:\n", c->name, mode_text(modes[k]));
