@@ -331,6 +331,9 @@ class QuickRun(unittest.TestCase):
         self.assertLessEqual(max(len(l) for l in summary.splitlines()), 100, max(summary.splitlines(), key=len))
         tables = out[:out.index("\nSummary:")]
         self.assertLessEqual(max(len(l) for l in tables.splitlines() if not l.startswith("bench:")), 120)
+        if os.uname().machine == "x86_64" and not os.environ.get("MINIVM_EMULATED"):
+            # the compiler tier's row beside the default stub's (docs/compiler.md)
+            self.assertRegex(summary, r"\n  minivm compiled +[0-9.]+ ops/ms, [0-9.]+x the default")
         lines = out.strip().splitlines()
         self.assertTrue(lines[0].startswith("bench: --quick is a smoke run"), lines[0])
         self.assertTrue(lines[-1].startswith("bench: --quick is a smoke run"), lines[-1])

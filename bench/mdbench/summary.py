@@ -205,6 +205,17 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
                     rows.append((label, [f"{num(summary[cname][k]['score'])} ops/ms, "
                                          f"{summary[cname][k]['score'] / summary[against][k]['score']:.2f}x {what}"
                                          for k in b_key]))
+            # minivm's compiler tier on the same bytecode (docs/compiler.md): against the default,
+            # as the rows above, and against HotSpot's C2 on the same Java without intrinsics
+            if "compiled" in by_name and base != "compiled" and all(k in summary["compiled"] for k in b_key):
+                against = ref.name if ref else base
+                what = "the default" if ref else base
+                rows.append(("minivm compiled", [f"{num(summary['compiled'][k]['score'])} ops/ms, "
+                                                 f"{summary['compiled'][k]['score'] / summary[against][k]['score']:.2f}x "
+                                                 f"{what}" for k in b_key]))
+                if "java-C2-nointrinsics" in by_name and all(k in summary["java-C2-nointrinsics"] for k in b_key):
+                    rows.append(("  vs C2 alone", [f"{summary['compiled'][k]['score'] / summary['java-C2-nointrinsics'][k]['score']:.2f}x"
+                                                   for k in b_key]))
             head = f"{name}" + (f" ({bench})" if len(args.benchmarks) > 1 else "")
             for start in range(0, len(lengths), 2):
                 part = list(range(start, min(start + 2, len(lengths))))
