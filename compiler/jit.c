@@ -167,7 +167,8 @@ static const void *const *compile(vm_t *vm, const vm_method *m)
     if (!kinds || !offset_of || !entry)
         goto done;
     jit_entry_points(m, kinds);
-    size_t cap = j->arch->method_bytes + (size_t)m->ncode * j->arch->word_bytes, size = 0;
+    /* the words, and the entry's clearing (compiled callers' jit_entry): a store a register at most */
+    size_t cap = j->arch->method_bytes + (size_t)m->ncode * j->arch->word_bytes + (size_t)m->nregs * 8, size = 0;
     uint8_t *code = codecache_begin_segment(&j->cc, cap, err, sizeof err);
     if (!code) {
         vm_warning("%s is not compiled: %s", m->qname, err);
