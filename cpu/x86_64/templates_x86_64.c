@@ -182,7 +182,6 @@ static void vc_alu(method_compile *mc, x64_alu op, x64_reg d, uint32_t reg)
 static void alu3(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, uint32_t c, bool w)
 {
     x64_asm *as = mc->as;
-    vc_begin(mc);
     bool commutes = op == X64_ADD || op == X64_AND || op == X64_OR || op == X64_XOR;
     if (commutes && vc_reg(mc, c) != X64_NOREG && vc_reg(mc, b) == X64_NOREG) {
         uint32_t t = b;
@@ -202,7 +201,6 @@ static void alu3(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, uint32_
 static void alu_imm(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, int32_t imm, bool w)
 {
     x64_asm *as = mc->as;
-    vc_begin(mc);
     uint32_t slot = vc_take(mc, b, UINT32_MAX);
     x64_reg d = VC_REGS[slot];
     vc_load(mc, d, b);
@@ -217,7 +215,6 @@ static void alu_imm(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, int3
 static void shift_reg(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, uint32_t c, bool w)
 {
     x64_asm *as = mc->as;
-    vc_begin(mc);
     vc_load(mc, X64_RCX, c);
     uint32_t slot = vc_take(mc, b, UINT32_MAX);
     x64_reg d = VC_REGS[slot];
@@ -235,7 +232,6 @@ static void shift_reg(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, 
 static void shift_imm(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, int imm, bool w)
 {
     x64_asm *as = mc->as;
-    vc_begin(mc);
     uint32_t slot = vc_take(mc, b, UINT32_MAX);
     x64_reg d = VC_REGS[slot];
     vc_load(mc, d, b);
