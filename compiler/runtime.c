@@ -36,20 +36,9 @@ static void clear_registers(const vm_method *m, vm_value *R)
     }
 }
 
-static bool compiled(vm_t *vm, const vm_method *callee)
-{
-    vm_jit_method *j = &vm->jitm[callee->index];
-    if (!j->entry && ++j->count > vm->compile_threshold) {
-        j->entry = vm->jit_hooks->compile(vm, callee);
-        if (!j->entry)
-            j->count = INT64_MIN; /* never again: the interpreter's compile_method */
-    }
-    return j->entry != NULL;
-}
-
 const void *jit_rt_enter_callee(vm_t *vm, const vm_method *callee, vm_value *R)
 {
-    if (compiled(vm, callee))
+    if (vm_jit_count(vm, callee))
         return vm->jitm[callee->index].jit_entry;
     clear_registers(callee, R);
     return NULL;

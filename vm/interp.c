@@ -242,6 +242,8 @@ static inline bool jit_count(vm_t *vm, const vm_method *m, vm_jit_method *jitm)
     return j->entry || (++j->count > vm->compile_threshold && compile_method(vm, m, j));
 }
 
+bool vm_jit_count(vm_t *vm, const vm_method *m) { return jit_count(vm, m, vm->jitm); }
+
 #define EXECUTE_NAME execute_interp
 #define EXECUTE_JIT 0
 #include "interp_execute.h"

@@ -453,6 +453,11 @@ static inline bool vm_stack_room(const vm_t *vm, uint32_t top)
     return (uint64_t)top + (uint64_t)(vm->nframes + 1) * VM_FRAME_SLOTS <= vm->stack_cap;
 }
 
+/* vm/interp.c: count one invocation of m (the compiler tier attached), compiling it once the
+   count passes CompileThreshold, as the interpreter's calls do; true when m has compiled code.
+   Compiled code's calls of a callee without code yet count through it (compiler/runtime.c). */
+bool vm_jit_count(vm_t *vm, const vm_method *m);
+
 /* vm/inline.c: the registers of m (verified) some path may read before it writes them, as bits
    (register r: need[r / 64] bit r % 64); a call starts them at zero. False when out of memory. */
 bool vm_read_before_written(const vm_program *p, const vm_method *m, uint64_t need[VM_MAX_REGS / 64]);
