@@ -152,6 +152,53 @@ bool vm_read_before_written(const vm_program *p, const vm_method *m, uint64_t ne
     return ok;
 }
 
+bool vm_live_in(const vm_program *p, const vm_method *m, uint64_t (*live)[VM_MAX_REGS / 64])
+{
+    regset *rd = malloc(m->ncode * sizeof *rd);
+    int *wr = malloc(m->ncode * sizeof *wr);
+    if (!rd || !wr) {
+        free(rd);
+        free(wr);
+        return false;
+    }
+    for (uint32_t k = 0; k < m->ncode; k++) {
+        memset(&rd[k], 0, sizeof rd[k]);
+        wr[k] = word_regs(p, m->code[k], &rd[k]);
+        memset(live[k], 0, sizeof live[k]);
+    }
+    /* live[k] = reads(k) | (the union of live[successor] without the register k writes); words
+       from the last to the first, until nothing changes (a loop's body twice, typically) */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t k = m->ncode; k-- > 0;) {
+            uint32_t w = m->code[k], fl = vm_opinfo_table[GET_OP(w)].flags;
+            uint32_t succ[2], ns = 0;
+            if (GET_OP(w) == OP_JMP)
+                succ[ns++] = (uint32_t)((int64_t)k + 1 + GET_sJ(w));
+            else if (!(fl & VM_OPF_NOFALL) && k + 1 < m->ncode)
+                succ[ns++] = k + 1;
+            if ((fl & VM_OPF_COND) && k + 2 < m->ncode)
+                succ[ns++] = k + 2;
+            regset out = {{0}};
+            for (uint32_t s = 0; s < ns; s++)
+                for (int x = 0; x < VM_MAX_REGS / 64; x++)
+                    out.w[x] |= live[succ[s]][x];
+            if (wr[k] >= 0)
+                out.w[wr[k] >> 6] &= ~(1ull << (wr[k] & 63));
+            for (int x = 0; x < VM_MAX_REGS / 64; x++) {
+                uint64_t v = out.w[x] | rd[k].w[x];
+                if (v != live[k][x]) {
+                    live[k][x] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    free(rd);
+    free(wr);
+    return true;
+}
+
 /* ---- which calls ------------------------------------------------------------------------------ */
 /* Why g (as assembled) cannot be inlined anywhere, or NULL: PrintInlining's texts, HotSpot's where it has one */
 static const char *not_inlinable(const vm_method *g)

@@ -462,6 +462,12 @@ bool vm_jit_count(vm_t *vm, const vm_method *m);
    (register r: need[r / 64] bit r % 64); a call starts them at zero. False when out of memory. */
 bool vm_read_before_written(const vm_program *p, const vm_method *m, uint64_t need[VM_MAX_REGS / 64]);
 
+/* vm/inline.c: the registers of m (verified) live on entry to each word: live[k][r / 64] bit
+   r % 64 when some path from word k reads register r before it writes it (a backward dataflow
+   over the jumps and fall-throughs; an exception leaves the method, and RET reads its operand).
+   live: m->ncode entries. False when out of memory. */
+bool vm_live_in(const vm_program *p, const vm_method *m, uint64_t (*live)[VM_MAX_REGS / 64]);
+
 /* vm/vm.c */
 vm_t *vm_new(const vm_program *p, const vm_options *opt, char *err, size_t errlen);
 void vm_free(vm_t *vm);

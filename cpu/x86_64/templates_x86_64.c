@@ -48,6 +48,41 @@ size_t x64_jit_trampoline(x64_asm *as, size_t *exit_offset)
 
 /* ---- one method ----------------------------------------------------------------------------- */
 
+/*
+ * The register cache: a write-back cache of bytecode registers in machine registers, in the
+ * spirit of V8's Liftoff and wasmtime's Winch. A template reads its operands from the
+ * registers that hold them and leaves its result in one (VC_REGS), marked dirty: the window's
+ * copy is stale until it is written back. Values are written back only where something else
+ * reads the window: before any template outside the cache (a call, a helper, an exit to the
+ * interpreter, which also forget the registers), on each exit to the interpreter (out of line,
+ * per exit: its own stores), and at the end of a block (a jump, or the fall-through into a
+ * jump target), there only the registers live at the target (vm_live_in). A register dead after
+ * a word is dropped there without a store, so a temporary never reaches memory; its window
+ * keeps an older value, which nothing reads before a write (dead), and which the collector
+ * sees as an older root of the same register (held a little longer, never freed early).
+ *
+ * Each slot (machine register) holds one value, which one or more bytecode registers share (a
+ * MOV only renames). A template may compute in place in its operand's register when that
+ * operand dies at the word or is the result. A slot may be narrow: only its low 32 bits are
+ * the value (the int they sign-extend to), as a 32-bit operation (ADDW, RORW, ...) or the
+ * bitwise operations of narrow values leave it; whatever reads all 64 bits (a 64-bit
+ * operation, a comparison, an index, a write-back) sign-extends it first, once, in place.
+ * rax, rcx and rdx stay the templates' scratch registers.
+ */
+#define VC_N 7
+static const x64_reg VC_REGS[VC_N] = {X64_RSI, X64_RDI, X64_R8, X64_R9, X64_R10, X64_R11, X64_RBP};
+#define VC_MAXC 16 /* bytecode registers cached at once */
+
+/* an exit to the interpreter with dirty registers: its own label, and the stores before it */
+typedef struct leave_stub {
+    x64_label label;
+    uint32_t k;
+    uint8_t n;
+    uint8_t reg[VC_MAXC];  /* the bytecode register ... */
+    uint8_t slot[VC_MAXC]; /* ... and the slot holding it */
+    uint8_t narrow[VC_MAXC];
+} leave_stub;
+
 typedef struct method_compile {
     x64_asm *as;
     const vm_t *vm;
@@ -58,21 +93,282 @@ typedef struct method_compile {
     uint8_t *leaves;   /* per word: LEAVE_AT, LEAVE_THROWN or 0 (no exit) */
     size_t *ret_lea;   /* per call word: the end of its lea of the continuation (0: none), patched
                           once the next word's code has an address */
-    /* the value cache (vc_*): which bytecode registers a few machine registers hold copies of,
-       valid while the code ends at vc_pos (nothing but the cache's own templates emitted since,
-       and no entry lies between) */
-    int8_t vc_slot[VM_MAX_REGS]; /* per bytecode register: its slot in VC_REGS, or -1 */
-    uint32_t vc_next;            /* the slot the next value takes (round robin) */
-    size_t vc_pos;
+    uint64_t (*live)[VM_MAX_REGS / 64]; /* per word: the registers live on entry (vm_live_in) */
+    uint64_t out[VM_MAX_REGS / 64];     /* the registers live after the current word */
+    leave_stub *stubs;                  /* the exits with stores */
+    size_t nstubs, capstubs;
+    bool reach;                         /* the code so far falls through to the next word */
+    /* the cache: per bytecode register its slot (or -1) and whether the window's copy is stale;
+       per slot, how many registers share it, when it was last used, and whether it is narrow */
+    int8_t vc_slot[VM_MAX_REGS];
+    uint8_t vc_dirty[VM_MAX_REGS];
+    uint8_t vc_list[VC_MAXC]; /* the cached registers */
+    uint32_t vc_n;
+    uint8_t vc_refs[VC_N];
+    uint8_t vc_narrow[VC_N];
+    uint32_t vc_used[VC_N];
+    uint32_t vc_tick;
 } method_compile;
 
 enum { LEAVE_AT = 1, LEAVE_THROWN = 2 }; /* rax = the word, or NULL: a helper threw (jit_enter_fn) */
 
-/* leave to the interpreter at word k when condition c holds */
+static void load(x64_asm *as, x64_reg r, uint32_t reg) { x64_mov_rm(as, r, reg_at(reg)); }
+static void store(x64_asm *as, uint32_t reg, x64_reg r) { x64_mov_mr(as, reg_at(reg), r); }
+
+static bool has(const uint64_t *set, uint32_t r) { return (set[r >> 6] >> (r & 63)) & 1; }
+
+static void vc_unbind(method_compile *mc, uint32_t reg)
+{
+    int s = mc->vc_slot[reg];
+    if (s < 0)
+        return;
+    mc->vc_refs[s]--;
+    mc->vc_slot[reg] = -1;
+    mc->vc_dirty[reg] = 0;
+    for (uint32_t i = 0; i < mc->vc_n; i++)
+        if (mc->vc_list[i] == reg) {
+            mc->vc_list[i] = mc->vc_list[--mc->vc_n];
+            break;
+        }
+}
+
+/* sign-extend slot's value in place when it is narrow */
+static void vc_widen(method_compile *mc, uint32_t slot)
+{
+    if (mc->vc_narrow[slot]) {
+        x64_movsxd_rr(mc->as, VC_REGS[slot], VC_REGS[slot]);
+        mc->vc_narrow[slot] = 0;
+    }
+}
+
+/* the window's copy of R[reg] (cached) made right */
+static void vc_write_back(method_compile *mc, uint32_t reg)
+{
+    uint32_t s = (uint32_t)mc->vc_slot[reg];
+    vc_widen(mc, s);
+    store(mc->as, reg, VC_REGS[s]);
+    mc->vc_dirty[reg] = 0;
+}
+
+/* write back the dirty registers, those in live only when live is not NULL */
+static void vc_flush(method_compile *mc, const uint64_t *live)
+{
+    for (uint32_t i = 0; i < mc->vc_n; i++) {
+        uint32_t r = mc->vc_list[i];
+        if (mc->vc_dirty[r] && (!live || has(live, r)))
+            vc_write_back(mc, r);
+    }
+}
+
+/* the registers hold nothing known (what was dirty is written back or dead) */
+static void vc_forget(method_compile *mc)
+{
+    while (mc->vc_n)
+        vc_unbind(mc, mc->vc_list[mc->vc_n - 1]);
+}
+
+/* forget the registers not in live, without a store: dead */
+static void vc_drop_dead(method_compile *mc, const uint64_t *live)
+{
+    for (uint32_t i = mc->vc_n; i-- > 0;)
+        if (!has(live, mc->vc_list[i]))
+            vc_unbind(mc, mc->vc_list[i]);
+}
+
+/* empty slot: its registers written back where dirty, then forgotten */
+static void vc_evict(method_compile *mc, uint32_t slot)
+{
+    for (uint32_t i = mc->vc_n; i-- > 0;) {
+        uint32_t r = mc->vc_list[i];
+        if (mc->vc_slot[r] == (int8_t)slot) {
+            if (mc->vc_dirty[r])
+                vc_write_back(mc, r);
+            vc_unbind(mc, r);
+        }
+    }
+}
+
+static bool holds(const method_compile *mc, uint32_t slot, uint32_t reg)
+{
+    return reg < VM_MAX_REGS && mc->vc_slot[reg] == (int8_t)slot;
+}
+
+/* an empty slot for a new value, not one holding keep1..keep3 (operands still to read): a free
+   one, else the least recently used, a clean one before a dirty one (which costs a store) */
+static uint32_t vc_take3(method_compile *mc, uint32_t keep1, uint32_t keep2, uint32_t keep3)
+{
+    uint32_t best = VC_N;
+    for (uint32_t s = 0; s < VC_N; s++) {
+        if (holds(mc, s, keep1) || holds(mc, s, keep2) || holds(mc, s, keep3))
+            continue;
+        if (mc->vc_refs[s] == 0) {
+            best = s;
+            break;
+        }
+        bool dirty = false;
+        for (uint32_t i = 0; i < mc->vc_n; i++)
+            dirty |= mc->vc_slot[mc->vc_list[i]] == (int8_t)s && mc->vc_dirty[mc->vc_list[i]];
+        uint64_t score = ((uint64_t)dirty << 32) | mc->vc_used[s];
+        if (best == VC_N) {
+            best = s;
+            continue;
+        }
+        bool bdirty = false;
+        for (uint32_t i = 0; i < mc->vc_n; i++)
+            bdirty |= mc->vc_slot[mc->vc_list[i]] == (int8_t)best && mc->vc_dirty[mc->vc_list[i]];
+        if (score < (((uint64_t)bdirty << 32) | mc->vc_used[best]))
+            best = s;
+    }
+    /* three operands kept leave four slots: best is always found */
+    vc_evict(mc, best);
+    mc->vc_narrow[best] = 0;
+    mc->vc_used[best] = ++mc->vc_tick;
+    return best;
+}
+
+static uint32_t vc_take(method_compile *mc, uint32_t keep1, uint32_t keep2)
+{
+    return vc_take3(mc, keep1, keep2, UINT32_MAX);
+}
+
+/* reg is in slot, dirty or not: what it held before is forgotten (overwritten) */
+static void vc_bind(method_compile *mc, uint32_t reg, uint32_t slot, bool dirty)
+{
+    vc_unbind(mc, reg);
+    if (mc->vc_n == VC_MAXC) { /* slots shared by many registers: make room */
+        uint32_t victim = (uint32_t)mc->vc_slot[mc->vc_list[0]];
+        for (uint32_t i = 0; victim == slot; i++)
+            victim = (uint32_t)mc->vc_slot[mc->vc_list[i]];
+        vc_evict(mc, victim);
+    }
+    mc->vc_slot[reg] = (int8_t)slot;
+    mc->vc_dirty[reg] = dirty;
+    mc->vc_list[mc->vc_n++] = (uint8_t)reg;
+    mc->vc_refs[slot]++;
+    mc->vc_used[slot] = ++mc->vc_tick;
+}
+
+/* R[reg] = the value a template left in slot (empty, or reg's own): dirty; narrow: only its
+   low 32 bits are the value */
+static void vc_def(method_compile *mc, uint32_t reg, uint32_t slot, bool narrow)
+{
+    vc_bind(mc, reg, slot, true);
+    mc->vc_narrow[slot] = narrow;
+}
+
+/* the register holding R[reg] for an operand (sign-extended when wide), or X64_NOREG: the
+   window is right (a clean register's copy) */
+static x64_reg vc_operand(method_compile *mc, uint32_t reg, bool wide)
+{
+    int s = mc->vc_slot[reg];
+    if (s < 0)
+        return X64_NOREG;
+    if (wide)
+        vc_widen(mc, (uint32_t)s);
+    mc->vc_used[s] = ++mc->vc_tick;
+    return VC_REGS[s];
+}
+
+static bool vc_is_narrow(const method_compile *mc, uint32_t reg)
+{
+    return mc->vc_slot[reg] >= 0 && mc->vc_narrow[mc->vc_slot[reg]];
+}
+
+/* whether R[a] can be computed in R[r]'s register: r's alone, and r dies here or is a */
+static bool in_place(const method_compile *mc, uint32_t a, uint32_t r)
+{
+    int s = mc->vc_slot[r];
+    return s >= 0 && mc->vc_refs[s] == 1 && (a == r || !has(mc->out, r));
+}
+
+/* r (a scratch register) = R[reg], sign-extended when wide */
+static void vc_load(method_compile *mc, x64_reg r, uint32_t reg, bool wide)
+{
+    x64_reg c = vc_operand(mc, reg, wide);
+    if (c == X64_NOREG)
+        x64_mov_rm(mc->as, r, reg_at(reg));
+    else if (c != r)
+        x64_mov_rr(mc->as, r, c);
+}
+
+/* op d, R[reg]: its register when cached, else the window */
+static void vc_alu(method_compile *mc, x64_alu op, x64_reg d, uint32_t reg, bool wide)
+{
+    x64_reg c = vc_operand(mc, reg, wide);
+    if (c == X64_NOREG)
+        x64_alu_rm(mc->as, op, d, reg_at(reg));
+    else
+        x64_alu_rr(mc->as, op, d, c);
+}
+
+/*
+ * The slot a template computes R[a] in, starting from R[src]'s value (sign-extended when
+ * wide): src's own register when src dies at this word (or is a) and nothing else shares it or
+ * is still to be read from it (keep1, keep2); else an empty slot src's value is copied or
+ * loaded into. The template then changes the register and calls vc_def(a, slot, narrow).
+ */
+static uint32_t vc_dest(method_compile *mc, uint32_t a, uint32_t src, bool wide, uint32_t keep1, uint32_t keep2)
+{
+    int s = mc->vc_slot[src];
+    if (in_place(mc, a, src) && !holds(mc, (uint32_t)s, keep1) && !holds(mc, (uint32_t)s, keep2)) {
+        bool narrow = mc->vc_narrow[s] && !wide;
+        if (wide)
+            vc_widen(mc, (uint32_t)s);
+        vc_unbind(mc, src); /* its value is dead here, or a's old one */
+        mc->vc_narrow[s] = narrow;
+        return (uint32_t)s;
+    }
+    uint32_t t = vc_take3(mc, src, keep1, keep2);
+    x64_reg d = VC_REGS[t];
+    if (s < 0) {
+        x64_mov_rm(mc->as, d, reg_at(src));
+    } else if (mc->vc_narrow[s] && wide) {
+        x64_movsxd_rr(mc->as, d, VC_REGS[s]);
+    } else {
+        x64_mov_rr(mc->as, d, VC_REGS[s]);
+        mc->vc_narrow[t] = mc->vc_narrow[s];
+    }
+    if (s >= 0)
+        mc->vc_used[s] = ++mc->vc_tick;
+    return t;
+}
+
+/* leave to the interpreter at word k when condition c holds: the dirty registers written back
+   first, out of line (the interpreter executes word k again) */
 static void leave_if(method_compile *mc, x64_cond c, uint32_t k)
 {
-    mc->leaves[k] = LEAVE_AT;
-    x64_jcc(mc->as, c, &mc->leave[k]);
+    uint32_t ndirty = 0;
+    for (uint32_t i = 0; i < mc->vc_n; i++)
+        ndirty += mc->vc_dirty[mc->vc_list[i]];
+    if (ndirty == 0) {
+        mc->leaves[k] = LEAVE_AT;
+        x64_jcc(mc->as, c, &mc->leave[k]);
+        return;
+    }
+    if (mc->nstubs == mc->capstubs) {
+        size_t cap = mc->capstubs ? 2 * mc->capstubs : 16;
+        leave_stub *p = realloc(mc->stubs, cap * sizeof *p);
+        if (!p) {
+            code_buffer_fail(&mc->as->cb, "no memory to compile %s", mc->m->qname);
+            return;
+        }
+        mc->stubs = p;
+        mc->capstubs = cap;
+    }
+    leave_stub *st = &mc->stubs[mc->nstubs++];
+    x64_label_init(&st->label);
+    st->k = k;
+    st->n = 0;
+    for (uint32_t i = 0; i < mc->vc_n; i++) {
+        uint32_t r = mc->vc_list[i];
+        if (!mc->vc_dirty[r])
+            continue;
+        st->reg[st->n] = (uint8_t)r;
+        st->slot[st->n] = (uint8_t)mc->vc_slot[r];
+        st->narrow[st->n] = mc->vc_narrow[mc->vc_slot[r]];
+        st->n++;
+    }
+    x64_jcc(mc->as, c, &st->label);
 }
 
 static void leave_at(method_compile *mc, uint32_t k)
@@ -81,172 +377,58 @@ static void leave_at(method_compile *mc, uint32_t k)
     x64_jmp(mc->as, &mc->leave[k]);
 }
 
-static void load(x64_asm *as, x64_reg r, uint32_t reg) { x64_mov_rm(as, r, reg_at(reg)); }
-static void store(x64_asm *as, uint32_t reg, x64_reg r) { x64_mov_mr(as, reg_at(reg), r); }
+static bool bitwise(x64_alu op) { return op == X64_AND || op == X64_OR || op == X64_XOR; }
 
-/*
- * The value cache: a write-through register cache, in the spirit of V8's Liftoff and wasmtime's
- * Winch but simpler. Every template still stores its result in the window, so the window is
- * always right and forgetting the cache costs nothing; the templates of the arithmetic, the
- * moves, the conditionals and the element accesses also keep the value in one of VC_REGS, and
- * read their operands from there while it holds them, so a value a word computes reaches the
- * next without a trip through memory. The cache lives while only those templates emit code: any
- * other template (a call, a helper, a leave) clobbers the registers, and vc_pos no longer
- * matches; an entry (a jump target, a return point) forgets it explicitly. rax, rcx and rdx stay
- * the templates' scratch registers.
- */
-#define VC_N 6
-static const x64_reg VC_REGS[VC_N] = {X64_RSI, X64_RDI, X64_R8, X64_R9, X64_R10, X64_R11};
-
-static void vc_forget(method_compile *mc)
-{
-    memset(mc->vc_slot, -1, sizeof mc->vc_slot);
-    mc->vc_pos = x64_asm_pc(mc->as);
-}
-
-/* at a template's start: the cache as the last cache-keeping template left it, or empty */
-static void vc_begin(method_compile *mc)
-{
-    if (mc->vc_pos != x64_asm_pc(mc->as))
-        vc_forget(mc);
-}
-
-/* at its end: what it emitted keeps the cache */
-static void vc_end(method_compile *mc) { mc->vc_pos = x64_asm_pc(mc->as); }
-
-/* the machine register holding R[reg], or X64_NOREG */
-static x64_reg vc_reg(const method_compile *mc, uint32_t reg)
-{
-    return mc->vc_slot[reg] >= 0 ? VC_REGS[mc->vc_slot[reg]] : X64_NOREG;
-}
-
-/* a slot for a new value, not one holding keep1 or keep2 (operands still to read): what it
-   held is forgotten */
-static uint32_t vc_take3(method_compile *mc, uint32_t keep1, uint32_t keep2, uint32_t keep3)
-{
-    for (;;) {
-        uint32_t slot = mc->vc_next;
-        mc->vc_next = (mc->vc_next + 1) % VC_N;
-        if ((keep1 < VM_MAX_REGS && mc->vc_slot[keep1] == (int8_t)slot) ||
-            (keep2 < VM_MAX_REGS && mc->vc_slot[keep2] == (int8_t)slot) ||
-            (keep3 < VM_MAX_REGS && mc->vc_slot[keep3] == (int8_t)slot))
-            continue;
-        for (uint32_t r = 0; r < VM_MAX_REGS; r++)
-            if (mc->vc_slot[r] == (int8_t)slot)
-                mc->vc_slot[r] = -1;
-        return slot;
-    }
-}
-
-static uint32_t vc_take(method_compile *mc, uint32_t keep1, uint32_t keep2)
-{
-    return vc_take3(mc, keep1, keep2, UINT32_MAX);
-}
-
-/* r = R[reg]: from the cache, or loaded */
-static void vc_load(method_compile *mc, x64_reg r, uint32_t reg)
-{
-    x64_reg c = vc_reg(mc, reg);
-    if (c == X64_NOREG)
-        x64_mov_rm(mc->as, r, reg_at(reg));
-    else if (c != r)
-        x64_mov_rr(mc->as, r, c);
-}
-
-/* R[reg] = the value in slot's register, which now holds it */
-static void vc_store(method_compile *mc, uint32_t reg, uint32_t slot)
-{
-    x64_mov_mr(mc->as, reg_at(reg), VC_REGS[slot]);
-    mc->vc_slot[reg] = (int8_t)slot;
-}
-
-/* R[reg] = r, a scratch register: the cache forgets reg */
-static void vc_store_scratch(method_compile *mc, uint32_t reg, x64_reg r)
-{
-    x64_mov_mr(mc->as, reg_at(reg), r);
-    mc->vc_slot[reg] = -1;
-}
-
-/* op d, R[reg]: its register when cached, else the window */
-static void vc_alu(method_compile *mc, x64_alu op, x64_reg d, uint32_t reg)
-{
-    x64_reg c = vc_reg(mc, reg);
-    if (c == X64_NOREG)
-        x64_alu_rm(mc->as, op, d, reg_at(reg));
-    else
-        x64_alu_rr(mc->as, op, d, c);
-}
-
-/* R[a] = R[b] op R[c] (op an x64_alu), sign-extended from 32 bits when w, in a cache register;
-   a commutative op starts from whichever operand is cached */
+/* R[a] = R[b] op R[c] (op an x64_alu), sign-extended from 32 bits when w (the result then
+   narrow); a bitwise op of narrow values is narrow; a commutative op computes in whichever
+   operand's register it can */
 static void alu3(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, uint32_t c, bool w)
 {
-    x64_asm *as = mc->as;
-    bool commutes = op == X64_ADD || op == X64_AND || op == X64_OR || op == X64_XOR;
-    if (commutes && vc_reg(mc, c) != X64_NOREG && vc_reg(mc, b) == X64_NOREG) {
+    bool commutes = op == X64_ADD || bitwise(op);
+    bool narrow = w || (bitwise(op) && vc_is_narrow(mc, b) && vc_is_narrow(mc, c));
+    if (commutes && c != b && in_place(mc, a, c) && !in_place(mc, a, b)) {
         uint32_t t = b;
         b = c;
         c = t;
     }
-    uint32_t slot = vc_take(mc, b, c);
-    x64_reg d = VC_REGS[slot];
-    vc_load(mc, d, b);
-    vc_alu(mc, op, d, c);
-    if (w)
-        x64_movsxd_rr(as, d, d);
-    vc_store(mc, a, slot);
-    vc_end(mc);
+    uint32_t slot = vc_dest(mc, a, b, !narrow, c, UINT32_MAX);
+    vc_alu(mc, op, VC_REGS[slot], c, !narrow);
+    vc_def(mc, a, slot, narrow);
 }
 
 static void alu_imm(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, int32_t imm, bool w)
 {
-    x64_asm *as = mc->as;
-    uint32_t slot = vc_take(mc, b, UINT32_MAX);
-    x64_reg d = VC_REGS[slot];
-    vc_load(mc, d, b);
-    x64_alu_ri(as, op, d, imm);
-    if (w)
-        x64_movsxd_rr(as, d, d);
-    vc_store(mc, a, slot);
-    vc_end(mc);
+    /* w: the low 32 bits, narrow; and with 0..255 (ANDI): exact from the low bits alone */
+    bool low_bits = w || op == X64_AND;
+    uint32_t slot = vc_dest(mc, a, b, !low_bits, UINT32_MAX, UINT32_MAX);
+    x64_alu_ri(mc->as, op, VC_REGS[slot], imm);
+    vc_def(mc, a, slot, w);
 }
 
 /* R[a] = R[b] shifted by R[c] (the CPU masks cl as Java does: 63, or 31 for w), or by imm */
 static void shift_reg(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, uint32_t c, bool w)
 {
-    x64_asm *as = mc->as;
-    vc_load(mc, X64_RCX, c);
-    uint32_t slot = vc_take(mc, b, UINT32_MAX);
-    x64_reg d = VC_REGS[slot];
-    vc_load(mc, d, b);
-    if (w) {
-        x64_shift_rcl_32(as, op, d);
-        x64_movsxd_rr(as, d, d);
-    } else {
-        x64_shift_rcl(as, op, d);
-    }
-    vc_store(mc, a, slot);
-    vc_end(mc);
+    vc_load(mc, X64_RCX, c, false); /* the count's low bits */
+    uint32_t slot = vc_dest(mc, a, b, !w, UINT32_MAX, UINT32_MAX);
+    if (w)
+        x64_shift_rcl_32(mc->as, op, VC_REGS[slot]);
+    else
+        x64_shift_rcl(mc->as, op, VC_REGS[slot]);
+    vc_def(mc, a, slot, w);
 }
 
 static void shift_imm(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, int imm, bool w)
 {
-    x64_asm *as = mc->as;
-    uint32_t slot = vc_take(mc, b, UINT32_MAX);
-    x64_reg d = VC_REGS[slot];
-    vc_load(mc, d, b);
+    uint32_t slot = vc_dest(mc, a, b, !w, UINT32_MAX, UINT32_MAX);
     if (imm && w)
-        x64_shift_ri_32(as, op, d, imm);
+        x64_shift_ri_32(mc->as, op, VC_REGS[slot], imm);
     else if (imm)
-        x64_shift_ri(as, op, d, imm);
-    if (w) /* also int32(R[b]) when imm is 0: the 32-bit forms' result is an int */
-        x64_movsxd_rr(as, d, d);
-    vc_store(mc, a, slot);
-    vc_end(mc);
+        x64_shift_ri(mc->as, op, VC_REGS[slot], imm);
+    vc_def(mc, a, slot, w); /* w with imm 0: int32(R[b]), narrow too */
 }
 
 /* R[a] = R[b] / R[c] (rem: %), Java's: / by zero leaves (the interpreter throws); x / -1 is
-   -x (idiv would trap on Long.MIN_VALUE / -1) and x % -1 is 0 */
+   -x (idiv would trap on Long.MIN_VALUE / -1) and x % -1 is 0 (outside the cache) */
 static void divide(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, uint32_t c, bool rem)
 {
     x64_asm *as = mc->as;
@@ -288,7 +470,7 @@ static x64_cond cond_of(uint32_t op)
 /* rax = the array (or record) R[reg], leaving at k when it is null */
 static void array_of(method_compile *mc, uint32_t k, uint32_t reg)
 {
-    vc_load(mc, X64_RAX, reg);
+    vc_load(mc, X64_RAX, reg, true);
     x64_test_rr(mc->as, X64_RAX, X64_RAX);
     leave_if(mc, X64_E, k);
 }
@@ -301,7 +483,7 @@ static void index_of(method_compile *mc, uint32_t k, uint32_t reg, int32_t imm)
     if (reg == UINT32_MAX)
         x64_mov_ri(as, X64_RCX, imm);
     else
-        vc_load(mc, X64_RCX, reg);
+        vc_load(mc, X64_RCX, reg, true);
     x64_movsxd_rm(as, X64_RDX, x64_at(X64_RAX, (int32_t)offsetof(vm_obj, length)));
     x64_alu_rr(as, X64_CMP, X64_RCX, X64_RDX);
     leave_if(mc, X64_AE, k); /* unsigned: a negative index is out of bounds too */
@@ -329,8 +511,7 @@ static void array_load(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, u
         x64_movsxd_rm(as, d, element(4));
     else
         x64_movsxb_rm(as, d, element(1));
-    vc_store(mc, a, slot);
-    vc_end(mc);
+    vc_def(mc, a, slot, false);
 }
 
 /* R[a][index] = R[c], converted */
@@ -340,14 +521,13 @@ static void array_store(method_compile *mc, uint32_t k, uint32_t a, uint32_t ire
     x64_asm *as = mc->as;
     array_of(mc, k, a);
     index_of(mc, k, ireg, imm);
-    vc_load(mc, X64_RDX, c);
+    vc_load(mc, X64_RDX, c, size == ELEM_LONG);
     if (size == ELEM_LONG)
         x64_mov_mr(as, element(8), X64_RDX);
     else if (size == ELEM_INT)
         x64_mov_mr_32(as, element(4), X64_RDX);
     else
         x64_mov_mr_8(as, element(1), X64_RDX);
-    vc_end(mc);
 }
 
 /* rcx = the index R[ireg] of a size-byte view of the byte[] in rax, leaving at k unless
@@ -355,7 +535,7 @@ static void array_store(method_compile *mc, uint32_t k, uint32_t a, uint32_t ire
 static void view_index(method_compile *mc, uint32_t k, uint32_t ireg, int size)
 {
     x64_asm *as = mc->as;
-    load(as, X64_RCX, ireg);
+    vc_load(mc, X64_RCX, ireg, true);
     x64_movsxd_rm(as, X64_RDX, x64_at(X64_RAX, (int32_t)offsetof(vm_obj, length)));
     x64_alu_ri(as, X64_SUB, X64_RDX, size - 1);
     x64_alu_rr(as, X64_CMP, X64_RCX, X64_RDX);
@@ -370,18 +550,19 @@ static void view_load(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, ui
     x64_asm *as = mc->as;
     array_of(mc, k, b);
     view_index(mc, k, c, size);
+    uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+    x64_reg d = VC_REGS[slot];
     x64_mem at = element(1);
     if (size == 8) {
-        x64_mov_rm(as, X64_RDX, at);
+        x64_mov_rm(as, d, at);
         if (be)
-            x64_bswap(as, X64_RDX);
+            x64_bswap(as, d);
     } else {
-        x64_mov_rm_32(as, X64_RDX, at);
+        x64_mov_rm_32(as, d, at);
         if (be)
-            x64_bswap_32(as, X64_RDX);
-        x64_movsxd_rr(as, X64_RDX, X64_RDX);
+            x64_bswap_32(as, d);
     }
-    store(as, a, X64_RDX);
+    vc_def(mc, a, slot, size == 4);
 }
 
 /* the size-byte view at R[a][R[b]] = R[c] */
@@ -390,7 +571,7 @@ static void view_store(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, u
     x64_asm *as = mc->as;
     array_of(mc, k, a);
     view_index(mc, k, b, size);
-    load(as, X64_RDX, c);
+    vc_load(mc, X64_RDX, c, size == 8);
     if (size == 8) {
         if (be)
             x64_bswap(as, X64_RDX);
@@ -787,34 +968,41 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     uint32_t a = GET_A(i), b = GET_B(i), c = GET_C(i);
     switch (op) {
     case OP_NOP: break;
-    case OP_MOV: {
-        x64_reg r = vc_reg(mc, b);
-        if (r != X64_NOREG) {
-            x64_mov_mr(as, reg_at(a), r);
-            mc->vc_slot[a] = mc->vc_slot[b];
-        } else {
-            uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
-            x64_mov_rm(as, VC_REGS[slot], reg_at(b));
-            vc_store(mc, a, slot);
-            mc->vc_slot[b] = (int8_t)slot;
+    case OP_MOV: { /* a rename: R[a] shares R[b]'s register */
+        if (a == b)
+            break;
+        int s = mc->vc_slot[b];
+        if (s < 0) {
+            s = (int)vc_take(mc, UINT32_MAX, UINT32_MAX);
+            load(as, VC_REGS[s], b);
+            vc_bind(mc, b, (uint32_t)s, false);
         }
-        vc_end(mc);
+        vc_bind(mc, a, (uint32_t)s, true);
         break;
     }
     case OP_LDI:
-        x64_mov_mi(as, reg_at(a), GET_sBx(i));
-        mc->vc_slot[a] = -1;
-        vc_end(mc);
-        break;
     case OP_LDK:
-        x64_mov_ri(as, X64_RAX, mc->vm->prog->k[GET_Bx(i)]);
-        vc_store_scratch(mc, a, X64_RAX);
-        vc_end(mc);
+    case OP_LDNULL: {
+        int64_t v = op == OP_LDI ? GET_sBx(i) : op == OP_LDK ? mc->vm->prog->k[GET_Bx(i)] : 0;
+        uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+        x64_mov_ri(as, VC_REGS[slot], v);
+        vc_def(mc, a, slot, false);
         break;
-    case OP_LDNULL:
-        x64_mov_mi(as, reg_at(a), 0);
-        mc->vc_slot[a] = -1;
-        vc_end(mc);
+    }
+    case OP_GETSTATIC:
+    case OP_LDSTR: {
+        /* the VM's statics and strings tables never move: vm->statics[Bx], vm->strings[Bx] */
+        size_t table = op == OP_LDSTR ? offsetof(vm_t, strings) : offsetof(vm_t, statics);
+        x64_mov_rm(as, X64_RCX, x64_at(RVM, (int32_t)table));
+        uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+        x64_mov_rm(as, VC_REGS[slot], x64_at(X64_RCX, (int32_t)(8 * GET_Bx(i))));
+        vc_def(mc, a, slot, false);
+        break;
+    }
+    case OP_PUTSTATIC:
+        vc_load(mc, X64_RAX, a, true);
+        x64_mov_rm(as, X64_RCX, x64_at(RVM, (int32_t)offsetof(vm_t, statics)));
+        x64_mov_mr(as, x64_at(X64_RCX, (int32_t)(8 * GET_Bx(i))), X64_RAX);
         break;
     case OP_ADD: alu3(mc, X64_ADD, a, b, c, false); break;
     case OP_SUB: alu3(mc, X64_SUB, a, b, c, false); break;
@@ -829,42 +1017,40 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_ADDWI: alu_imm(mc, X64_ADD, a, b, GET_sC(i), true); break;
     case OP_MUL:
     case OP_MULW: {
-        uint32_t slot = vc_take(mc, b, c);
-        x64_reg d = VC_REGS[slot], rc = vc_reg(mc, c);
-        vc_load(mc, d, b);
+        bool w = op == OP_MULW;
+        if (c != b && in_place(mc, a, c) && !in_place(mc, a, b)) {
+            uint32_t t = b;
+            b = c;
+            c = t;
+        }
+        uint32_t slot = vc_dest(mc, a, b, !w, c, UINT32_MAX);
+        x64_reg d = VC_REGS[slot], rc = vc_operand(mc, c, !w);
         if (rc != X64_NOREG)
             x64_imul_rr(as, d, rc);
         else
             x64_imul_rm(as, d, reg_at(c));
-        if (op == OP_MULW)
-            x64_movsxd_rr(as, d, d);
-        vc_store(mc, a, slot);
-        vc_end(mc);
+        vc_def(mc, a, slot, w);
         break;
     }
     case OP_DIV: divide(mc, k, a, b, c, false); break;
     case OP_REM: divide(mc, k, a, b, c, true); break;
     case OP_NEG:
     case OP_NOT: {
-        uint32_t slot = vc_take(mc, b, UINT32_MAX);
-        x64_reg d = VC_REGS[slot];
-        vc_load(mc, d, b);
+        bool narrow = op == OP_NOT && vc_is_narrow(mc, b);
+        uint32_t slot = vc_dest(mc, a, b, !narrow, UINT32_MAX, UINT32_MAX);
         if (op == OP_NEG)
-            x64_neg(as, d);
+            x64_neg(as, VC_REGS[slot]);
         else
-            x64_not(as, d);
-        vc_store(mc, a, slot);
-        vc_end(mc);
+            x64_not(as, VC_REGS[slot]);
+        vc_def(mc, a, slot, narrow);
         break;
     }
     case OP_ANDN: { /* R[b] & ~R[c] */
-        uint32_t slot = vc_take(mc, b, c);
-        x64_reg d = VC_REGS[slot];
-        vc_load(mc, d, c);
-        x64_not(as, d);
-        vc_alu(mc, X64_AND, d, b);
-        vc_store(mc, a, slot);
-        vc_end(mc);
+        bool narrow = vc_is_narrow(mc, b) && vc_is_narrow(mc, c);
+        uint32_t slot = vc_dest(mc, a, c, !narrow, b, UINT32_MAX);
+        x64_not(as, VC_REGS[slot]);
+        vc_alu(mc, X64_AND, VC_REGS[slot], b, !narrow);
+        vc_def(mc, a, slot, narrow);
         break;
     }
     case OP_SHL: shift_reg(mc, X64_SHL, a, b, c, false); break;
@@ -887,100 +1073,113 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_SARWI: shift_imm(mc, X64_SAR, a, b, (int)c, true); break;
     case OP_ROLWI: shift_imm(mc, X64_ROL, a, b, (int)c, true); break;
     case OP_RORWI: shift_imm(mc, X64_ROR, a, b, (int)c, true); break;
-    case OP_XOR3: {
-        uint32_t B = GET_B4(i), C = GET_C4(i), D = GET_D4(i), slot = vc_take3(mc, B, C, D);
-        x64_reg d = VC_REGS[slot];
-        vc_load(mc, d, B);
-        vc_alu(mc, X64_XOR, d, C);
-        vc_alu(mc, X64_XOR, d, D);
-        vc_store(mc, GET_A4(i), slot);
-        vc_end(mc);
+    case OP_XOR3: { /* R[b] ^ R[c] ^ R[d], from whichever register it can compute in */
+        uint32_t A = GET_A4(i), B = GET_B4(i), C = GET_C4(i), D = GET_D4(i);
+        bool narrow = vc_is_narrow(mc, B) && vc_is_narrow(mc, C) && vc_is_narrow(mc, D);
+        if (!in_place(mc, A, B) && B != C && B != D) {
+            uint32_t t = B;
+            if (in_place(mc, A, C) && C != D) {
+                B = C;
+                C = t;
+            } else if (in_place(mc, A, D) && D != C) {
+                B = D;
+                D = t;
+            }
+        }
+        uint32_t slot = vc_dest(mc, A, B, !narrow, C, D);
+        vc_alu(mc, X64_XOR, VC_REGS[slot], C, !narrow);
+        vc_alu(mc, X64_XOR, VC_REGS[slot], D, !narrow);
+        vc_def(mc, A, slot, narrow);
         break;
     }
     case OP_BCAX: { /* R[b] ^ (R[c] & ~R[d]) */
-        uint32_t B = GET_B4(i), C = GET_C4(i), D = GET_D4(i), slot = vc_take3(mc, B, C, D);
-        x64_reg d = VC_REGS[slot];
-        vc_load(mc, d, D);
-        x64_not(as, d);
-        vc_alu(mc, X64_AND, d, C);
-        vc_alu(mc, X64_XOR, d, B);
-        vc_store(mc, GET_A4(i), slot);
-        vc_end(mc);
+        uint32_t A = GET_A4(i), B = GET_B4(i), C = GET_C4(i), D = GET_D4(i);
+        bool narrow = vc_is_narrow(mc, B) && vc_is_narrow(mc, C) && vc_is_narrow(mc, D);
+        uint32_t slot = vc_dest(mc, A, D, !narrow, B, C);
+        x64_not(as, VC_REGS[slot]);
+        vc_alu(mc, X64_AND, VC_REGS[slot], C, !narrow);
+        vc_alu(mc, X64_XOR, VC_REGS[slot], B, !narrow);
+        vc_def(mc, A, slot, narrow);
         break;
     }
     case OP_XROL: { /* rotl(R[b] ^ R[c], d) */
-        uint32_t B = GET_B4(i), C = GET_C4(i), slot = vc_take(mc, B, C);
-        x64_reg d = VC_REGS[slot];
-        vc_load(mc, d, B);
-        vc_alu(mc, X64_XOR, d, C);
+        uint32_t A = GET_A4(i), B = GET_B4(i), C = GET_C4(i);
+        if (B != C && in_place(mc, A, C) && !in_place(mc, A, B)) {
+            uint32_t t = B;
+            B = C;
+            C = t;
+        }
+        uint32_t slot = vc_dest(mc, A, B, true, C, UINT32_MAX);
+        vc_alu(mc, X64_XOR, VC_REGS[slot], C, true);
         if (GET_D4(i))
-            x64_shift_ri(as, X64_ROL, d, (int)GET_D4(i));
-        vc_store(mc, GET_A4(i), slot);
-        vc_end(mc);
+            x64_shift_ri(as, X64_ROL, VC_REGS[slot], (int)GET_D4(i));
+        vc_def(mc, A, slot, false);
         break;
     }
     case OP_RAX1: { /* R[b] ^ rotl(R[c], 1) */
-        uint32_t slot = vc_take(mc, b, c);
-        x64_reg d = VC_REGS[slot];
-        vc_load(mc, d, c);
-        x64_shift_ri(as, X64_ROL, d, 1);
-        vc_alu(mc, X64_XOR, d, b);
-        vc_store(mc, a, slot);
-        vc_end(mc);
+        uint32_t slot = vc_dest(mc, a, c, true, b, UINT32_MAX);
+        x64_shift_ri(as, X64_ROL, VC_REGS[slot], 1);
+        vc_alu(mc, X64_XOR, VC_REGS[slot], b, true);
+        vc_def(mc, a, slot, false);
         break;
     }
-    case OP_L2I:
+    case OP_L2I: { /* its low 32 bits: a narrow copy, no instruction in place */
+        uint32_t slot = vc_dest(mc, a, b, false, UINT32_MAX, UINT32_MAX);
+        vc_def(mc, a, slot, true);
+        break;
+    }
     case OP_ZEXTW: {
-        uint32_t slot = vc_take(mc, b, UINT32_MAX);
-        x64_reg d = VC_REGS[slot], rb = vc_reg(mc, b);
-        if (op == OP_L2I && rb != X64_NOREG)
-            x64_movsxd_rr(as, d, rb);
-        else if (op == OP_L2I)
-            x64_movsxd_rm(as, d, reg_at(b));
-        else if (rb != X64_NOREG)
-            x64_mov_rr_32(as, d, rb);
-        else
-            x64_mov_rm_32(as, d, reg_at(b));
-        vc_store(mc, a, slot);
-        vc_end(mc);
+        uint32_t slot = vc_dest(mc, a, b, false, UINT32_MAX, UINT32_MAX);
+        x64_mov_rr_32(as, VC_REGS[slot], VC_REGS[slot]);
+        vc_def(mc, a, slot, false);
         break;
     }
     case OP_I2B: x64_movsxb_rm(as, X64_RAX, reg_at(b)); store(as, a, X64_RAX); break;
-    case OP_JMP: x64_jmp(as, &mc->at[(int64_t)k + 1 + GET_sJ(i)]); break;
+    case OP_JMP: {
+        uint32_t t = (uint32_t)((int64_t)k + 1 + GET_sJ(i));
+        vc_flush(mc, mc->live[t]);
+        x64_jmp(as, &mc->at[t]);
+        break;
+    }
     case OP_EQ: case OP_NE: case OP_LT: case OP_GE: case OP_LE: case OP_GT:
     case OP_EQR: case OP_NER:
     case OP_EQI: case OP_NEI: case OP_LTI: case OP_GEI: case OP_LEI: case OP_GTI:
     case OP_ISNULL: case OP_NONNULL: {
-        x64_reg ra = vc_reg(mc, a), rb = vc_reg(mc, b);
-        if (op == OP_ISNULL || op == OP_NONNULL || (op >= OP_EQI && op <= OP_GTI)) {
+        uint32_t jmp = m->code[k + 1]; /* the verifier's rule: a conditional's next word is a JMP */
+        uint32_t t = (uint32_t)((int64_t)k + 2 + GET_sJ(jmp));
+        vc_flush(mc, mc->live[t]); /* the block ends on the taken side */
+        bool imm_form = op == OP_ISNULL || op == OP_NONNULL || (op >= OP_EQI && op <= OP_GTI);
+        x64_reg ra = vc_operand(mc, a, true), rb = imm_form ? X64_NOREG : vc_operand(mc, b, true);
+        if (imm_form) {
             int32_t imm = op == OP_ISNULL || op == OP_NONNULL ? 0 : GET_sB(i);
             if (ra != X64_NOREG)
                 x64_alu_ri(as, X64_CMP, ra, imm);
             else
                 x64_alu_mi(as, X64_CMP, reg_at(a), imm);
+        } else if (ra != X64_NOREG && rb != X64_NOREG) {
+            x64_alu_rr(as, X64_CMP, ra, rb);
         } else if (ra != X64_NOREG) {
-            vc_alu(mc, X64_CMP, ra, b);
+            x64_alu_rm(as, X64_CMP, ra, reg_at(b));
         } else if (rb != X64_NOREG) {
             x64_alu_mr(as, X64_CMP, reg_at(a), rb);
         } else {
             load(as, X64_RAX, a);
             x64_alu_rm(as, X64_CMP, X64_RAX, reg_at(b));
         }
-        uint32_t jmp = m->code[k + 1]; /* the verifier's rule: a conditional's next word is a JMP */
-        x64_jcc(as, cond_of(op), &mc->at[(int64_t)k + 2 + GET_sJ(jmp)]);
-        if (!kinds[k + 1]) {
-            vc_end(mc); /* the fall-through keeps the cache (a target forgets it) */
-            return 2;   /* the JMP is the conditional's: not taken, go on two words on */
-        }
+        x64_jcc(as, cond_of(op), &mc->at[t]);
+        if (!kinds[k + 1])
+            return 2; /* the JMP is the conditional's: not taken, go on two words on */
+        /* something else jumps to the JMP: the fall-through is a block end too */
+        vc_flush(mc, mc->live[k + 2]);
         x64_jmp(as, &mc->at[k + 2]);
+        mc->reach = false;
         break;
     }
     case OP_ALEN: {
         array_of(mc, k, b);
         uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
         x64_movsxd_rm(as, VC_REGS[slot], x64_at(X64_RAX, (int32_t)offsetof(vm_obj, length)));
-        vc_store(mc, a, slot);
-        vc_end(mc);
+        vc_def(mc, a, slot, false);
         break;
     }
     case OP_BALOAD: array_load(mc, k, a, b, c, 0, ELEM_BYTE); break;
@@ -1003,32 +1202,14 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
         array_of(mc, k, b); /* the record: null leaves */
         uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
         x64_mov_rm(as, VC_REGS[slot], field(c));
-        vc_store(mc, a, slot);
-        vc_end(mc);
+        vc_def(mc, a, slot, false);
         break;
     }
     case OP_PUTF:
         array_of(mc, k, a);
-        vc_load(mc, X64_RDX, c);
+        vc_load(mc, X64_RDX, c, true);
         x64_mov_mr(as, field(b), X64_RDX);
-        vc_end(mc);
         break;
-    case OP_GETSTATIC:
-    case OP_PUTSTATIC:
-    case OP_LDSTR: {
-        /* the VM's statics and strings tables never move: vm->statics[Bx], vm->strings[Bx] */
-        size_t table = op == OP_LDSTR ? offsetof(vm_t, strings) : offsetof(vm_t, statics);
-        x64_mov_rm(as, X64_RCX, x64_at(RVM, (int32_t)table));
-        x64_mem slot = x64_at(X64_RCX, (int32_t)(8 * GET_Bx(i)));
-        if (op == OP_PUTSTATIC) {
-            load(as, X64_RAX, a);
-            x64_mov_mr(as, slot, X64_RAX);
-        } else {
-            x64_mov_rm(as, X64_RAX, slot);
-            store(as, a, X64_RAX);
-        }
-        break;
-    }
     case OP_NEWBA:
     case OP_NEWIA:
     case OP_NEWLA: {
@@ -1103,6 +1284,21 @@ static void prologue(x64_asm *as, const vm_t *vm, const vm_method *m)
     }
 }
 
+/* whether op's template keeps the register cache: it reads and writes bytecode registers only
+   through the cache, and calls nothing */
+static bool keeps_cache(uint32_t op)
+{
+    switch (op) {
+    case OP_DIV: case OP_REM: case OP_I2B:
+    case OP_NEWBA: case OP_NEWIA: case OP_NEWLA: case OP_NEW: case OP_CHECKCAST:
+    case OP_CALL: case OP_CALLV: case OP_CALLVIRT: case OP_CALLVIRTV: case OP_RET: case OP_RETV:
+        return false;
+    default:
+        /* what has no template leaves to the interpreter */
+        return op < OP_NEWBA || (op >= OP_ALEN && op <= OP_STBE32) || op == OP_GETF || op == OP_PUTF;
+    }
+}
+
 bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8_t *kinds, jit_ic *ics,
                     size_t *entry_of)
 {
@@ -1113,28 +1309,58 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
                          .at = calloc(m->ncode + 1, sizeof *mc.at),
                          .leave = calloc(m->ncode, sizeof *mc.leave),
                          .leaves = calloc(m->ncode, sizeof *mc.leaves),
-                         .ret_lea = calloc(m->ncode, sizeof *mc.ret_lea)};
-    if (!mc.at || !mc.leave || !mc.leaves || !mc.ret_lea) {
+                         .ret_lea = calloc(m->ncode, sizeof *mc.ret_lea),
+                         .live = malloc(m->ncode * sizeof *mc.live)};
+    if (!mc.at || !mc.leave || !mc.leaves || !mc.ret_lea || !mc.live || !vm_live_in(vm->prog, m, mc.live)) {
         code_buffer_fail(&as->cb, "no memory to compile %s", m->qname);
     } else {
         for (uint32_t k = 0; k <= m->ncode; k++)
             x64_label_init(&mc.at[k]);
         for (uint32_t k = 0; k < m->ncode; k++)
             x64_label_init(&mc.leave[k]);
+        memset(mc.vc_slot, -1, sizeof mc.vc_slot);
         prologue(as, vm, m);
-        vc_forget(&mc);
+        mc.reach = true;
         for (uint32_t k = 0; k < m->ncode;) {
-            if (kinds[k])
-                vc_forget(&mc); /* entered from elsewhere: the registers hold nothing known */
-            else
-                vc_begin(&mc); /* only the cache's templates since it was right */
+            uint32_t op = GET_OP(m->code[k]);
+            bool cached = keeps_cache(op);
+            if (kinds[k]) {
+                /* a block starts: entered from elsewhere, the registers hold nothing known; the
+                   fall-through into it writes back what is live here */
+                if (mc.reach)
+                    vc_flush(&mc, mc.live[k]);
+                vc_forget(&mc);
+            } else if (!mc.reach) {
+                vc_forget(&mc);
+            }
             x64_bind(as, &mc.at[k]);
             entry_of[k] = x64_asm_pc(as);
+            if (!cached) { /* it reads the window, or calls what may */
+                vc_flush(&mc, NULL);
+                vc_forget(&mc);
+            }
+            /* the registers live after the word: its successors' */
+            memset(mc.out, 0, sizeof mc.out);
+            uint32_t fl = vm_opinfo_table[op].flags;
+            if (op == OP_JMP)
+                memcpy(mc.out, mc.live[(int64_t)k + 1 + GET_sJ(m->code[k])], sizeof mc.out);
+            else if (!(fl & VM_OPF_NOFALL) && k + 1 < m->ncode)
+                memcpy(mc.out, mc.live[k + 1], sizeof mc.out);
+            if ((fl & VM_OPF_COND) && k + 2 < m->ncode)
+                for (int x = 0; x < VM_MAX_REGS / 64; x++)
+                    mc.out[x] |= mc.live[k + 2][x];
+            mc.reach = true;
             uint32_t n = word(&mc, k, kinds);
             if (n == 2) { /* the conditional's JMP: no code of its own, but its label is bound */
                 x64_bind(as, &mc.at[k + 1]);
                 entry_of[k + 1] = SIZE_MAX;
-            }
+                memcpy(mc.out, mc.live[k + 2], sizeof mc.out); /* the taken side is written back */
+            } else if (fl & VM_OPF_NOFALL)
+                mc.reach = false;
+            if (cached)
+                vc_drop_dead(&mc, mc.out);
+            else
+                vc_forget(&mc);
             k += n;
         }
         x64_bind(as, &mc.at[m->ncode]); /* never reached: the last word never falls through */
@@ -1145,7 +1371,20 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
             int32_t disp = (int32_t)((int64_t)entry_of[k + 1] - (int64_t)mc.ret_lea[k]);
             memcpy(as->cb.code + mc.ret_lea[k] - 4, &disp, 4);
         }
-        /* the exits, out of line: rax = the word, then the trampoline's exit path */
+        /* the exits, out of line: the dirty registers written back, rax = the word (or NULL: a
+           helper threw), then the trampoline's exit path */
+        for (size_t e = 0; e < mc.nstubs; e++) {
+            leave_stub *st = &mc.stubs[e];
+            x64_bind(as, &st->label);
+            for (uint32_t q = 0; q < st->n; q++) {
+                x64_reg r = VC_REGS[st->slot[q]];
+                if (st->narrow[q]) /* sign-extended in place: nothing runs after it */
+                    x64_movsxd_rr(as, r, r);
+                store(as, st->reg[q], r);
+            }
+            x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)&m->code[st->k]);
+            x64_jmp_m(as, x64_at(RCTX, (int32_t)offsetof(jit_ctx, exit)));
+        }
         for (uint32_t k = 0; k < m->ncode; k++) {
             if (!mc.leaves[k])
                 continue;
@@ -1157,10 +1396,14 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
             x64_jmp_m(as, x64_at(RCTX, (int32_t)offsetof(jit_ctx, exit)));
         }
     }
+    for (size_t e = 0; e < mc.nstubs; e++)
+        code_label_release(&mc.stubs[e].label);
+    free(mc.stubs);
     free(mc.at);
     free(mc.leave);
     free(mc.leaves);
     free(mc.ret_lea);
+    free(mc.live);
     return !x64_asm_failed(as);
 }
 
