@@ -56,10 +56,11 @@ size_t x64_jit_trampoline(x64_asm *as, size_t *exit_offset)
  * reads the window: before any template outside the cache (a call, a helper, an exit to the
  * interpreter, which also forget the registers), on each exit to the interpreter (out of line,
  * per exit: its own stores), and at the end of a block (a jump, or the fall-through into a
- * jump target), there only the registers live at the target (vm_live_in). A register dead after
- * a word is dropped there without a store, so a temporary never reaches memory; its window
- * keeps an older value, which nothing reads before a write (dead), and which the collector
- * sees as an older root of the same register (held a little longer, never freed early).
+ * jump target), there only the registers live at the target (vm_live_in). An int dead after a
+ * word is dropped there without a store, so a temporary never reaches memory; its window keeps
+ * an older value, which nothing reads before a write. References are always written back (at
+ * the latest when they die): the collector's roots are the window's references, and an older
+ * object left there would live on where the interpreter lets it go.
  *
  * Each slot (machine register) holds one value, which one or more bytecode registers share (a
  * MOV only renames). A template may compute in place in its operand's register when that
@@ -95,6 +96,7 @@ typedef struct method_compile {
                           once the next word's code has an address */
     uint64_t (*live)[VM_MAX_REGS / 64]; /* per word: the registers live on entry (vm_live_in) */
     uint64_t out[VM_MAX_REGS / 64];     /* the registers live after the current word */
+    uint64_t refs[VM_MAX_REGS / 64];    /* the reference registers: written back even when dead */
     leave_stub *stubs;                  /* the exits with stores */
     size_t nstubs, capstubs;
     bool reach;                         /* the code so far falls through to the next word */
@@ -155,7 +157,7 @@ static void vc_flush(method_compile *mc, const uint64_t *live)
 {
     for (uint32_t i = 0; i < mc->vc_n; i++) {
         uint32_t r = mc->vc_list[i];
-        if (mc->vc_dirty[r] && (!live || has(live, r)))
+        if (mc->vc_dirty[r] && (!live || has(live, r) || has(mc->refs, r)))
             vc_write_back(mc, r);
     }
 }
@@ -167,12 +169,17 @@ static void vc_forget(method_compile *mc)
         vc_unbind(mc, mc->vc_list[mc->vc_n - 1]);
 }
 
-/* forget the registers not in live, without a store: dead */
+/* forget the registers not in live: dead, stored only if a dirty reference */
 static void vc_drop_dead(method_compile *mc, const uint64_t *live)
 {
-    for (uint32_t i = mc->vc_n; i-- > 0;)
-        if (!has(live, mc->vc_list[i]))
-            vc_unbind(mc, mc->vc_list[i]);
+    for (uint32_t i = mc->vc_n; i-- > 0;) {
+        uint32_t r = mc->vc_list[i];
+        if (has(live, r))
+            continue;
+        if (mc->vc_dirty[r] && has(mc->refs, r))
+            vc_write_back(mc, r);
+        vc_unbind(mc, r);
+    }
 }
 
 /* empty slot: its registers written back where dirty, then forgotten */
@@ -1319,6 +1326,9 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
         for (uint32_t k = 0; k < m->ncode; k++)
             x64_label_init(&mc.leave[k]);
         memset(mc.vc_slot, -1, sizeof mc.vc_slot);
+        for (uint32_t r = 0; r < m->nregs; r++)
+            if (vm_type_is_ref(m->regtypes[r]))
+                mc.refs[r >> 6] |= 1ull << (r & 63);
         prologue(as, vm, m);
         mc.reach = true;
         for (uint32_t k = 0; k < m->ncode;) {
