@@ -289,6 +289,81 @@ static const char throws_src[] =
     "    ret s\n"
     "end\n";
 
+/* The register cache (cpu/x86_64/templates_x86_64.c): a loop of more live values than cache
+   registers (evictions), 32-bit results left narrow, renames, in-place operations; by the
+   first argument: 0 the loop ends and prints them (written back at the block ends); 1 the
+   index j, dirty in a register, goes out of bounds at i = 8 (the exit writes it back: the
+   interpreter's message names it); 2 j is the int of 2^32 + 8 + i, out of bounds at once */
+static const char cache_src[] =
+    "module T\n"
+    "\n"
+    "method main() -> int\n"
+    "    var arg: byte[]\n"
+    "    var ix, mode, m, big: long\n"
+    "    var arr: int[]\n"
+    "    var i, j, z, n: long\n"
+    "    var a, b, c, d, e, f, g, h, x: long\n"
+    "    ldi ix, 0\n"
+    "    call arg = Sys.arg(ix)\n"
+    "    baload mode, arg, ix\n"
+    "    sub mode, mode, 48\n"
+    "    ldi m, 7\n"
+    "    ldi big, 0\n"
+    "    beq mode, 0, masked\n"
+    "    ldi m, -1\n"
+    "    beq mode, 1, masked\n"
+    "    ldi big, 4294967304\n"
+    "masked:\n"
+    "    ldi n, 8\n"
+    "    newarray arr, n\n"
+    "    ldi z, 0\n"
+    "    ldi i, 0\n"
+    "    ldi a, 1\n"
+    "    ldi b, 2\n"
+    "    ldi c, 3\n"
+    "    ldi d, 4\n"
+    "    ldi e, 5\n"
+    "    ldi f, 6\n"
+    "    ldi g, 7\n"
+    "    ldi h, 8\n"
+    "loop:\n"
+    "    rorw x, a, 7\n"
+    "    addw a, x, i\n"
+    "    xor b, b, a\n"
+    "    mulw c, c, b\n"
+    "    add c, c, 1\n"
+    "    andn d, d, c\n"
+    "    not e, e\n"
+    "    xor e, e, d\n"
+    "    addw f, f, e\n"
+    "    l2i g, f\n"
+    "    sub g, g, h\n"
+    "    zextw h, g\n"
+    "    mov x, h\n"
+    "    shrw x, x, 3\n"
+    "    xor a, a, x\n"
+    "    and j, i, m\n"
+    "    add j, j, big\n"
+    "    l2i j, j\n"
+    "    addw j, j, z\n"
+    "    iastore arr, j, a\n"
+    "    add i, i, 1\n"
+    "    blt i, 100, loop\n"
+    "    call Sys.printLong(a)\n"
+    "    call Sys.printLong(b)\n"
+    "    call Sys.printLong(c)\n"
+    "    call Sys.printLong(d)\n"
+    "    call Sys.printLong(e)\n"
+    "    call Sys.printLong(f)\n"
+    "    call Sys.printLong(g)\n"
+    "    call Sys.printLong(h)\n"
+    "    ldi i, 7\n"
+    "    iaload x, arr, i\n"
+    "    call Sys.printLong(x)\n"
+    "    ldi i, 0\n"
+    "    ret i\n"
+    "end\n";
+
 /* Virtual calls (module per override, as the loader wants): Shapes.f is abstract on A, Bm and Cm
    override it for B and C, D has none. V.main alternates B and C receivers (each call site's
    inline cache misses and refills), then by its argument: 0 the sum, 1 a null receiver, 2 D's
@@ -411,6 +486,9 @@ static const agree_case agree_cases[] = {
     {"throw_class_cast", throws_src, NULL, {NULL}, {"3"}, NULL},
     {"throw_from_native", throws_src, NULL, {NULL}, {"4"}, NULL},
     {"returns", throws_src, NULL, {NULL}, {"5"}, NULL},
+    {"register_cache_loop", cache_src, NULL, {NULL}, {"0"}, NULL},
+    {"register_cache_exit_dirty_index", cache_src, NULL, {NULL}, {"1"}, NULL},
+    {"register_cache_exit_narrow_index", cache_src, NULL, {NULL}, {"2"}, NULL},
     {"virtual_calls", NULL, NULL, {NULL}, {"0"}, virtual_modules},
     {"virtual_call_null_receiver", NULL, NULL, {NULL}, {"1"}, virtual_modules},
     {"virtual_call_abstract_method", NULL, NULL, {NULL}, {"2"}, virtual_modules},
@@ -499,6 +577,12 @@ static void modes_agree(void **state)
     }
     if (c->file && strstr(c->file, "digest"))
         tu_expect_text("stdout", want.out, CONTAINS, "digest.mva");
+    if (c->src == cache_src && strcmp(c->args[0], "0") == 0)
+        tu_expect_text("stdout", want.out, EXACT, "550855920537289055-93092073005-44-4294967038258-485583818");
+    if (c->src == cache_src && strcmp(c->args[0], "0") != 0)
+        tu_expect_text("stderr", want.err, PREFIX,
+                       "Exception in thread \"main\" java.lang.ArrayIndexOutOfBoundsException: Index 8 out of "
+                       "bounds for length 8\n");
     if (c->modules && strcmp(c->args[0], "0") == 0)
         tu_expect_text("stdout", want.out, EXACT, "3725"); /* 1275 from B's bodies, 2450 from C's */
     if (c->modules && strcmp(c->args[0], "2") == 0)
