@@ -204,7 +204,11 @@ static bool holds(const method_compile *mc, uint32_t slot, uint32_t reg)
    one, else the least recently used, a clean one before a dirty one (which costs a store) */
 static uint32_t vc_take3(method_compile *mc, uint32_t keep1, uint32_t keep2, uint32_t keep3)
 {
+    bool dirty[VC_N] = {false};
+    for (uint32_t i = 0; i < mc->vc_n; i++)
+        dirty[mc->vc_slot[mc->vc_list[i]]] |= mc->vc_dirty[mc->vc_list[i]];
     uint32_t best = VC_N;
+    uint64_t best_score = UINT64_MAX;
     for (uint32_t s = 0; s < VC_N; s++) {
         if (holds(mc, s, keep1) || holds(mc, s, keep2) || holds(mc, s, keep3))
             continue;
@@ -212,19 +216,11 @@ static uint32_t vc_take3(method_compile *mc, uint32_t keep1, uint32_t keep2, uin
             best = s;
             break;
         }
-        bool dirty = false;
-        for (uint32_t i = 0; i < mc->vc_n; i++)
-            dirty |= mc->vc_slot[mc->vc_list[i]] == (int8_t)s && mc->vc_dirty[mc->vc_list[i]];
-        uint64_t score = ((uint64_t)dirty << 32) | mc->vc_used[s];
-        if (best == VC_N) {
+        uint64_t score = ((uint64_t)dirty[s] << 32) | mc->vc_used[s];
+        if (score < best_score) {
             best = s;
-            continue;
+            best_score = score;
         }
-        bool bdirty = false;
-        for (uint32_t i = 0; i < mc->vc_n; i++)
-            bdirty |= mc->vc_slot[mc->vc_list[i]] == (int8_t)best && mc->vc_dirty[mc->vc_list[i]];
-        if (score < (((uint64_t)bdirty << 32) | mc->vc_used[best]))
-            best = s;
     }
     /* three operands kept leave four slots: best is always found */
     vc_evict(mc, best);
