@@ -167,8 +167,15 @@ static const void *const *compile(vm_t *vm, const vm_method *m)
     if (!kinds || !offset_of || !entry)
         goto done;
     jit_entry_points(m, kinds);
-    /* the words, and the entry's clearing (compiled callers' jit_entry): a store a register at most */
+    /* the words, the entry's clearing (compiled callers' jit_entry: a store a register at most),
+       and each call of an intrinsic candidate's direct stub calls */
     size_t cap = j->arch->method_bytes + (size_t)m->ncode * j->arch->word_bytes + (size_t)m->nregs * 8, size = 0;
+    for (uint32_t k = 0; k < m->ncode; k++) {
+        uint32_t op = GET_OP(m->code[k]);
+        if ((op == OP_CALL || op == OP_CALLV || op == OP_CALLVIRT || op == OP_CALLVIRTV) &&
+            vm->prog->methods[GET_Bx(m->code[k])]->flags & VM_METHOD_INTRINSIC)
+            cap += j->arch->direct_bytes;
+    }
     uint8_t *code = codecache_begin_segment(&j->cc, cap, err, sizeof err);
     if (!code) {
         vm_warning("%s is not compiled: %s", m->qname, err);

@@ -19,6 +19,7 @@ typedef struct jit_arch {
     code_format format;      /* PrintAssembly's disassembly */
     size_t word_bytes;       /* a bound on one instruction word's code, its exit included */
     size_t method_bytes;     /* and on what a method has besides its words */
+    size_t direct_bytes;     /* and on a call of an intrinsic candidate's direct stub calls */
     /* Write the trampoline (a jit_enter_fn) at code (cap bytes): its size in *size and the
        offset of its exit path in *exit_offset; returns its entry's offset, or SIZE_MAX (why
        in err) when it does not fit. */

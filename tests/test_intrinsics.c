@@ -40,6 +40,7 @@
 #include <cmocka.h>
 
 #include "intrinsics.h"
+#include "jit.h"
 #include "sha3_driver.h"
 #include "sha3_ref.h"
 #include "stubroutines.h"
@@ -546,16 +547,23 @@ static void candidate_calls_match_bytecode(void **state)
     vm_t *plain = new_vm(prog_direct, NULL, NULL, NULL);
     vm_t *linked = new_vm(prog_direct, &counting, NULL, NULL);
     assert_int_equal(linked->nintrinsics, 2);
+    /* and the call instruction compiled (-Xcomp): the template's direct stub calls, their checks
+       inline (cpu/x86_64/templates_x86_64.c), where the host has the compiler tier */
+    vm_t *compiled = new_vm(prog_direct, &counting, NULL, NULL);
+    char err[256];
+    if (jit_available() && !jit_attach(compiled, &(jit_options){.threshold = 0}, err, sizeof err))
+        fail_msg("jit_attach: %s", err);
+    int nvia = jit_available() ? 3 : 2;
     for (size_t k = 0; k < sizeof CALLS / sizeof CALLS[0]; k++) {
         const call_case *c = &CALLS[k];
         for (int alg = 0; alg < NALGS; alg++) {
-            for (int via = 0; via < 2; via++) {
+            for (int via = 0; via < nvia; via++) {
                 outcome want, got;
-                run_call(plain, c, alg, via, &want);
+                run_call(plain, c, alg, via == 1, &want);
                 unsigned long before = c->mb ? n_compress_mb : n_compress;
-                run_call(linked, c, alg, via, &got);
+                run_call(via == 2 ? compiled : linked, c, alg, via == 1, &got);
                 unsigned long ran = (c->mb ? n_compress_mb : n_compress) - before;
-                const char *how = via ? "vm_call" : "call instruction";
+                const char *how = via == 1 ? "vm_call" : via == 2 ? "compiled call instruction" : "call instruction";
                 if (got.status != want.status || strcmp(got.exc, want.exc) != 0)
                     fail_msg("%s %s (%s): status %d \"%s\", the bytecode's %d \"%s\"", c->name, ALGS[alg].name, how,
                              got.status, got.exc, want.status, want.exc);
@@ -575,6 +583,7 @@ static void candidate_calls_match_bytecode(void **state)
     }
     vm_free(plain);
     vm_free(linked);
+    vm_free(compiled);
 }
 
 /* ---- PrintIntrinsics ----------------------------------------------------------------------------- */

@@ -166,15 +166,21 @@ static const struct {
 /* What each family's stubs read of the digest object, from the family list (stubs/stubdeclarations.h:
    HotSpot's get_state_from_digest_object on the family's class): its record in the library, the least
    length and the word size of its state array, its block sizes; and the calls of its two stubs. */
+#define STUB_TAKES_BLOCK_SIZE_RATE 1
+#define STUB_TAKES_BLOCK_SIZE_FIXED 0
 static const struct family_facts {
     const char *holder;
     int32_t state_words, word_bytes;
     uint32_t block_sizes;
     stub_compress_fn compress;
     stub_compress_mb_fn compress_mb;
+    stub_id one, multi; /* the stubs those call */
+    bool takes_block_size;
 } families[STUB_FAMILY_COUNT] = {
-#define FAMILY_FACTS(id, flag, display, unavailable, holder, words, word_bytes, blocks, ...) \
-    [STUB_FAMILY_##id] = {holder, words, word_bytes, blocks, stub_compress_##id, stub_compress_mb_##id},
+#define FAMILY_FACTS(id, flag, display, unavailable, holder, words, word_bytes, blocks, one, multi, args, ...) \
+    [STUB_FAMILY_##id] = {holder,        words,                 word_bytes,      blocks,                       \
+                          stub_compress_##id, stub_compress_mb_##id, STUB_ID_##one, STUB_ID_##multi,              \
+                          STUB_TAKES_BLOCK_SIZE_##args},
     STUB_FAMILIES(FAMILY_FACTS)
 #undef FAMILY_FACTS
 };
@@ -412,6 +418,35 @@ static int double_keccak_call(vm_t *vm, const vm_value *args, vm_value *result)
     STUB_FN(vm->opt.stubs, double_keccak)(VM_LONGS(a), VM_LONGS(b));
     result->i = 1;
     return 1;
+}
+
+size_t vm_intrinsic_directs(const vm_t *vm, const vm_method *m, vm_intrinsic_direct *out, size_t max)
+{
+    size_t n = 0;
+    const stub_routines *t = vm->opt.stubs;
+    for (uint32_t i = 0; i < vm->nintrinsics && n < max && t; i++) {
+        const vm_intrinsic_link *l = &vm->intrinsics[i];
+        if (l->m != m || l->id == VM_INTRINSIC_double_keccak)
+            continue;
+        const struct family_facts *f = &families[l->family];
+        bool multi = l->id == VM_INTRINSIC_digestBase_implCompressMB;
+        /* the exact record: search_link's answer for it is l (its own implCompress, if any) */
+        if (search_link(vm, m, l->rec) != l)
+            continue;
+        const void *stub = (const void *)(uintptr_t)t->entry[multi ? f->multi : f->one].fn;
+        if (!stub)
+            continue;
+        out[n++] = (vm_intrinsic_direct){.stub = stub,
+                                         .rec = l->rec,
+                                         .f_state = l->f_state,
+                                         .f_block_size = l->f_block_size,
+                                         .state_kind = (uint8_t)state_kind((stub_family)l->family),
+                                         .pass_block_size = f->takes_block_size,
+                                         .multi = multi,
+                                         .state_words = f->state_words,
+                                         .block_sizes = f->block_sizes};
+    }
+    return n;
 }
 
 int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result)

@@ -98,4 +98,25 @@ void vm_intrinsics_link(vm_t *vm);
  */
 int vm_intrinsic_call(vm_t *vm, const vm_method *m, const vm_value *args, vm_value *result);
 
+/*
+ * Compiled code's direct call of a candidate's stub (as C2 calls it), one per link of m: when
+ * `this` is a record of exactly rec, the checks vm_intrinsic_call makes, then the stub with the
+ * C calling convention: compress(b + ofs, state words [, block size]) for a one-block
+ * candidate, compress_mb(b + ofs, state words [, block size], ofs, limit) -> the final ofs for
+ * implCompressMultiBlock (none when ofs > limit: the result is ofs). Any other receiver, or a
+ * check that fails, goes through vm_intrinsic_call. Returns how many it wrote (at most max).
+ */
+typedef struct vm_intrinsic_direct {
+    const void *stub;      /* the stub's entry */
+    uint16_t rec;          /* the receiver's record */
+    uint16_t f_state;      /* its state field ... */
+    uint16_t f_block_size; /* ... and its blockSize field */
+    uint8_t state_kind;    /* VM_T_LONGS or VM_T_INTS */
+    uint8_t pass_block_size; /* the stub takes the block size (SHA-3's rate) */
+    uint8_t multi;         /* implCompressMultiBlock */
+    int32_t state_words;   /* the state's least length */
+    uint32_t block_sizes;  /* the block sizes the stub knows: bit bs / 8 (STUB_BLOCK) */
+} vm_intrinsic_direct;
+size_t vm_intrinsic_directs(const vm_t *vm, const vm_method *m, vm_intrinsic_direct *out, size_t max);
+
 #endif /* MINIVM_INTRINSICS_H */

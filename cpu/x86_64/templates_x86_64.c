@@ -681,6 +681,149 @@ static void copy_slots(x64_asm *as, x64_reg dst, x64_reg src, uint32_t n)
     x64_jcc(as, X64_NE, &loop);
 }
 
+#define MAX_DIRECTS 8 /* the direct paths a call site has at most (jit.c's JIT_DIRECT_BYTES each) */
+
+static x64_mem obj_field(x64_reg obj, size_t offset) { return x64_at(obj, (int32_t)offset); }
+static x64_mem record_field(x64_reg obj, uint32_t f)
+{
+    return x64_at(obj, (int32_t)(offsetof(vm_obj, data) + 8 * f));
+}
+
+/*
+ * The direct calls of an intrinsic candidate's stub (vm_intrinsic_directs), as C2 calls it:
+ * per receiver record the candidate has a link for, vm_intrinsic_call's checks inline, then the
+ * stub with the C calling convention, and on at the next word. A receiver of another record, or
+ * a check that fails, jumps to generic: vm_intrinsic_call, then the bytecode when it declines.
+ * The call word's registers are in the window (not a cache template); any may be clobbered.
+ */
+static void direct_stub_calls(method_compile *mc, uint32_t k, const vm_method *callee, uint32_t first,
+                              bool has_result, uint32_t a, x64_label *generic)
+{
+    x64_asm *as = mc->as;
+    vm_intrinsic_direct d[MAX_DIRECTS];
+    size_t n = vm_intrinsic_directs(mc->vm, callee, d, MAX_DIRECTS);
+    if (n == 0)
+        return;
+    x64_label path[MAX_DIRECTS];
+    load(as, X64_RAX, first); /* this */
+    x64_test_rr(as, X64_RAX, X64_RAX);
+    x64_jcc(as, X64_E, generic);
+    x64_movzxb_rm_32(as, X64_RCX, obj_field(X64_RAX, offsetof(vm_obj, kind)));
+    x64_alu_ri_32(as, X64_CMP, X64_RCX, VM_T_RECORD);
+    x64_jcc(as, X64_NE, generic);
+    x64_mov_rm_32(as, X64_RCX, obj_field(X64_RAX, offsetof(vm_obj, rec)));
+    x64_alu_ri_32(as, X64_AND, X64_RCX, 0xffff);
+    for (size_t i = 0; i < n; i++) {
+        x64_label_init(&path[i]);
+        x64_alu_ri_32(as, X64_CMP, X64_RCX, d[i].rec);
+        x64_jcc(as, X64_E, &path[i]);
+    }
+    x64_jmp(as, generic);
+    for (size_t i = 0; i < n; i++) {
+        x64_bind(as, &path[i]);
+        /* rsi = the state's words: a state_kind array of at least state_words */
+        x64_mov_rm(as, X64_RDX, record_field(X64_RAX, d[i].f_state));
+        x64_test_rr(as, X64_RDX, X64_RDX);
+        x64_jcc(as, X64_E, generic);
+        x64_movzxb_rm_32(as, X64_RSI, obj_field(X64_RDX, offsetof(vm_obj, kind)));
+        x64_alu_ri_32(as, X64_CMP, X64_RSI, d[i].state_kind);
+        x64_jcc(as, X64_NE, generic);
+        x64_alu_mi_32(as, X64_CMP, obj_field(X64_RDX, offsetof(vm_obj, length)), d[i].state_words);
+        x64_jcc(as, X64_L, generic);
+        x64_lea(as, X64_RSI, obj_field(X64_RDX, offsetof(vm_obj, data)));
+        /* r8 = b, a byte[]; r9 = ofs, 0..INT32_MAX (unsigned: a negative one too) */
+        load(as, X64_R8, first + 1);
+        x64_test_rr(as, X64_R8, X64_R8);
+        x64_jcc(as, X64_E, generic);
+        x64_movzxb_rm_32(as, X64_RDI, obj_field(X64_R8, offsetof(vm_obj, kind)));
+        x64_alu_ri_32(as, X64_CMP, X64_RDI, VM_T_BYTES);
+        x64_jcc(as, X64_NE, generic);
+        load(as, X64_R9, first + 2);
+        x64_alu_ri(as, X64_CMP, X64_R9, INT32_MAX);
+        x64_jcc(as, X64_A, generic);
+        /* r10 = blockSize, one the stub knows (block_size_ok) */
+        x64_mov_rm(as, X64_R10, record_field(X64_RAX, d[i].f_block_size));
+        uint32_t mask = d[i].block_sizes;
+        if ((mask & (mask - 1)) == 0) {
+            int bit = 0;
+            while (!((mask >> bit) & 1))
+                bit++;
+            x64_alu_ri(as, X64_CMP, X64_R10, 8 * bit);
+            x64_jcc(as, X64_NE, generic);
+        } else {
+            x64_alu_ri(as, X64_CMP, X64_R10, 0);
+            x64_jcc(as, X64_LE, generic);
+            x64_alu_ri(as, X64_CMP, X64_R10, 255);
+            x64_jcc(as, X64_G, generic);
+            x64_mov_rr(as, X64_RCX, X64_R10);
+            x64_alu_ri_32(as, X64_AND, X64_RCX, 7);
+            x64_jcc(as, X64_NE, generic);
+            x64_mov_rr(as, X64_RCX, X64_R10);
+            x64_shift_ri_32(as, X64_SHR, X64_RCX, 3);
+            x64_mov_ri(as, X64_R11, mask);
+            x64_shift_rcl_32(as, X64_SHR, X64_R11);
+            x64_alu_ri_32(as, X64_AND, X64_R11, 1);
+            x64_jcc(as, X64_E, generic);
+        }
+        x64_movsxd_rm(as, X64_RCX, obj_field(X64_R8, offsetof(vm_obj, length)));
+        if (!d[i].multi) {
+            /* the block inside b: ofs + bs <= b.length */
+            x64_lea(as, X64_R11, x64_at_index(X64_R9, X64_R10, 1, 0));
+            x64_alu_rr(as, X64_CMP, X64_R11, X64_RCX);
+            x64_jcc(as, X64_G, generic);
+            x64_lea(as, X64_RDI, x64_at_index(X64_R8, X64_R9, 1, (int32_t)offsetof(vm_obj, data)));
+            if (d[i].pass_block_size)
+                x64_mov_rr_32(as, X64_RDX, X64_R10);
+            x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)d[i].stub);
+            x64_call_r(as, X64_RAX);
+            if (has_result)
+                x64_mov_mi(as, reg_at(a), 0);
+            x64_jmp(as, &mc->at[k + 1]);
+            continue;
+        }
+        /* r11 = limit, an int; ofs > limit: no block, the result is ofs */
+        load(as, X64_R11, first + 3);
+        x64_movsxd_rr(as, X64_RDI, X64_R11);
+        x64_alu_rr(as, X64_CMP, X64_RDI, X64_R11);
+        x64_jcc(as, X64_NE, generic);
+        x64_label blocks;
+        x64_label_init(&blocks);
+        x64_alu_rr(as, X64_CMP, X64_R9, X64_R11);
+        x64_jcc(as, X64_LE, &blocks);
+        if (has_result)
+            store(as, a, X64_R9);
+        x64_jmp(as, &mc->at[k + 1]);
+        x64_bind(as, &blocks);
+        /* the last block, ofs + (limit - ofs) / bs * bs, inside b */
+        x64_mov_rr(as, X64_RDI, X64_RCX); /* b.length: cqo takes rdx */
+        x64_mov_rr(as, X64_RAX, X64_R11);
+        x64_alu_rr(as, X64_SUB, X64_RAX, X64_R9);
+        x64_cqo(as);
+        x64_idiv(as, X64_R10);
+        x64_imul_rr(as, X64_RAX, X64_R10);
+        x64_alu_rr(as, X64_ADD, X64_RAX, X64_R9);
+        x64_alu_rr(as, X64_ADD, X64_RAX, X64_R10);
+        x64_alu_rr(as, X64_CMP, X64_RAX, X64_RDI);
+        x64_jcc(as, X64_G, generic);
+        x64_lea(as, X64_RDI, x64_at_index(X64_R8, X64_R9, 1, (int32_t)offsetof(vm_obj, data)));
+        if (d[i].pass_block_size) { /* (buf, state, bs, ofs, limit) */
+            x64_mov_rr_32(as, X64_RDX, X64_R10);
+            x64_mov_rr_32(as, X64_RCX, X64_R9);
+            x64_mov_rr_32(as, X64_R8, X64_R11);
+        } else { /* (buf, state, ofs, limit) */
+            x64_mov_rr_32(as, X64_RDX, X64_R9);
+            x64_mov_rr_32(as, X64_RCX, X64_R11);
+        }
+        x64_mov_ri(as, X64_RAX, (int64_t)(uintptr_t)d[i].stub);
+        x64_call_r(as, X64_RAX);
+        if (has_result) {
+            x64_movsxd_rr(as, X64_RAX, X64_RAX);
+            store(as, a, X64_RAX);
+        }
+        x64_jmp(as, &mc->at[k + 1]);
+    }
+}
+
 /*
  * CALL (R[a] := f(R[a+1]..)) and CALLV (f(R[a]..)) of the method the word names, as the
  * interpreter's do_call: fr->pc first; a native is called; an intrinsic candidate runs its stub
@@ -699,9 +842,12 @@ static void call(method_compile *mc, uint32_t k, bool has_result, const vm_metho
         return;
     }
     if (callee->flags & VM_METHOD_INTRINSIC) {
-        /* vm_intrinsic_call(vm, callee, R + first, dst): 1 when the stub ran */
-        x64_label bytecode;
+        x64_label generic, bytecode;
+        x64_label_init(&generic);
         x64_label_init(&bytecode);
+        direct_stub_calls(mc, k, callee, first, has_result, a, &generic);
+        x64_bind(as, &generic);
+        /* vm_intrinsic_call(vm, callee, R + first, dst): 1 when the stub ran */
         x64_mov_rr(as, X64_C_RARG0, RVM);
         x64_mov_ri(as, X64_C_RARG1, (int64_t)(uintptr_t)callee);
         x64_lea(as, X64_C_RARG2, reg_at(first));
@@ -1444,6 +1590,7 @@ const jit_arch x64_jit_arch = {
     .format = {.llvm_target = "X86", .llvm_triple = "x86_64-linux-gnu", .llvm_features = "", .insn_size = 0},
     .word_bytes = 768, /* the longest template, a virtual call (its inline cache path and the helper), is under 500 */
     .method_bytes = 64,
+    .direct_bytes = MAX_DIRECTS * 384, /* a path is under 300 bytes, a record's compare 10 */
     .trampoline = trampoline,
     .method = method,
 };
