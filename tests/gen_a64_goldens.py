@@ -261,6 +261,7 @@ def _(g):
     return [rn], 'ret %s' % gpr(rn)
 
 
+
 def vlist(n, vt, t):
     return '{%s}' % ', '.join('v%d.%s' % ((vt + k) % 32, ARR[t]) for k in range(n))
 
@@ -439,6 +440,85 @@ crypto_form('sha512su1', '2d', '2d', '2d')
 
 
 # ---- assembling ----------------------------------------------------------------
+
+# ---- the compiler tier's forms (issue 34), last: the earlier forms keep their cases ----
+
+for m in ('br', 'blr'):
+    def _br(g, m=m):
+        rn = g.xz()
+        return [rn], '%s %s' % (m, gpr(rn))
+    FORMS[m] = _br
+
+
+def sized_ldst_form(name, mnemonic, w, scale):
+    """unsigned offset; w: the transfer register's width (0: w, 1: x)"""
+    def fn(g):
+        rt, rn, imm = g.xz(), g.xs(), g.imm(0, 4095 * scale, scale)
+        return [rt, rn, imm], '%s %s, [%s, #%d]' % (mnemonic, gpr(rt, w), gpr(rn), imm)
+    FORMS[name] = fn
+
+
+def reg_ldst_form(name, mnemonic, w, size_log2):
+    def fn(g):
+        rt, rn, rm, scaled = g.xz(), g.xs(), g.xz(), g.pick([0, 1])
+        tail = ', lsl #%d' % size_log2 if scaled else ''
+        return [rt, rn, rm, scaled], '%s %s, [%s, %s%s]' % (mnemonic, gpr(rt, w), gpr(rn), gpr(rm), tail)
+    FORMS[name + '_reg'] = fn
+
+
+for name, mnemonic, w, lg in (('ldrw', 'ldr', 0, 2), ('strw', 'str', 0, 2), ('ldrsw', 'ldrsw', 1, 2),
+                              ('ldrb', 'ldrb', 0, 0), ('strb', 'strb', 0, 0), ('ldrsb', 'ldrsb', 1, 0)):
+    sized_ldst_form(name, mnemonic, w, 1 << lg)
+    reg_ldst_form(name, mnemonic, w, lg)
+reg_ldst_form('ldr', 'ldr', 1, 3)
+reg_ldst_form('str', 'str', 1, 3)
+
+
+@form('sbfm')
+def _(g):
+    w = g.pick([0, 1])
+    hi = 63 if w else 31
+    rd, rn, immr, imms = g.xz(), g.xz(), g.imm(0, hi), g.imm(0, hi)
+    return [w, rd, rn, immr, imms], 'sbfm %s, %s, #%d, #%d' % (gpr(rd, w), gpr(rn, w), immr, imms)
+
+
+for m in ('udiv', 'sdiv', 'lslv', 'lsrv', 'asrv', 'rorv'):
+    def _dp2(g, m=m):
+        w, rd, rn, rm = g.pick([0, 1]), g.xz(), g.xz(), g.xz()
+        return [w, rd, rn, rm], '%s %s, %s, %s' % (m, gpr(rd, w), gpr(rn, w), gpr(rm, w))
+    FORMS[m] = _dp2
+
+for m in ('madd', 'msub'):
+    def _dp3(g, m=m):
+        w, rd, rn, rm, ra = g.pick([0, 1]), g.xz(), g.xz(), g.xz(), g.xz()
+        return [w, rd, rn, rm, ra], '%s %s, %s, %s, %s' % (m, gpr(rd, w), gpr(rn, w), gpr(rm, w), gpr(ra, w))
+    FORMS[m] = _dp3
+
+
+@form('mul')
+def _(g):
+    w, rd, rn, rm = g.pick([0, 1]), g.xz(), g.xz(), g.xz()
+    return [w, rd, rn, rm], 'mul %s, %s, %s' % (gpr(rd, w), gpr(rn, w), gpr(rm, w))
+
+
+@form('rev')
+def _(g):
+    w, rd, rn = g.pick([0, 1]), g.xz(), g.xz()
+    return [w, rd, rn], 'rev %s, %s' % (gpr(rd, w), gpr(rn, w))
+
+
+for m in ('csel', 'csinc', 'csinv', 'csneg'):
+    def _cs(g, m=m):
+        w, rd, rn, rm, c = g.pick([0, 1]), g.xz(), g.xz(), g.xz(), g.r.randrange(16)
+        return [w, rd, rn, rm, c], '%s %s, %s, %s, %s' % (m, gpr(rd, w), gpr(rn, w), gpr(rm, w), CONDS[c])
+    FORMS[m] = _cs
+
+
+@form('cset')
+def _(g):
+    w, rd, c = g.pick([0, 1]), g.xz(), g.r.randrange(14)
+    return [w, rd, c], 'cset %s, %s' % (gpr(rd, w), CONDS[c])
+
 
 def cases(seed, per_form):
     g = Gen(random.Random(seed))

@@ -94,6 +94,38 @@
     X(tbz_off,       3, a64_tbz_off(as, R(0), I(1), a[2]))                    \
     X(tbnz_off,      3, a64_tbnz_off(as, R(0), I(1), a[2]))                   \
     X(ret,           1, a64_ret(as, R(0)))                                    \
+    X(br,            1, a64_br(as, R(0)))                                     \
+    X(blr,           1, a64_blr(as, R(0)))                                    \
+    X(ldrw,          3, a64_ldrw(as, R(0), R(1), a[2]))                       \
+    X(strw,          3, a64_strw(as, R(0), R(1), a[2]))                       \
+    X(ldrsw,         3, a64_ldrsw(as, R(0), R(1), a[2]))                      \
+    X(ldrb,          3, a64_ldrb(as, R(0), R(1), a[2]))                       \
+    X(strb,          3, a64_strb(as, R(0), R(1), a[2]))                       \
+    X(ldrsb,         3, a64_ldrsb(as, R(0), R(1), a[2]))                      \
+    X(ldr_reg,       4, a64_ldr_reg(as, R(0), R(1), R(2), I(3)))              \
+    X(str_reg,       4, a64_str_reg(as, R(0), R(1), R(2), I(3)))              \
+    X(ldrw_reg,      4, a64_ldrw_reg(as, R(0), R(1), R(2), I(3)))             \
+    X(strw_reg,      4, a64_strw_reg(as, R(0), R(1), R(2), I(3)))             \
+    X(ldrsw_reg,     4, a64_ldrsw_reg(as, R(0), R(1), R(2), I(3)))            \
+    X(ldrb_reg,      4, a64_ldrb_reg(as, R(0), R(1), R(2), I(3)))             \
+    X(strb_reg,      4, a64_strb_reg(as, R(0), R(1), R(2), I(3)))             \
+    X(ldrsb_reg,     4, a64_ldrsb_reg(as, R(0), R(1), R(2), I(3)))            \
+    X(sbfm,          5, a64_sbfm(as, W(0), R(1), R(2), I(3), I(4)))           \
+    X(udiv,          4, a64_udiv(as, W(0), R(1), R(2), R(3)))                 \
+    X(sdiv,          4, a64_sdiv(as, W(0), R(1), R(2), R(3)))                 \
+    X(lslv,          4, a64_lslv(as, W(0), R(1), R(2), R(3)))                 \
+    X(lsrv,          4, a64_lsrv(as, W(0), R(1), R(2), R(3)))                 \
+    X(asrv,          4, a64_asrv(as, W(0), R(1), R(2), R(3)))                 \
+    X(rorv,          4, a64_rorv(as, W(0), R(1), R(2), R(3)))                 \
+    X(madd,          5, a64_madd(as, W(0), R(1), R(2), R(3), R(4)))           \
+    X(msub,          5, a64_msub(as, W(0), R(1), R(2), R(3), R(4)))           \
+    X(mul,           4, a64_mul(as, W(0), R(1), R(2), R(3)))                  \
+    X(rev,           3, a64_rev(as, W(0), R(1), R(2)))                        \
+    X(csel,          5, a64_csel(as, W(0), R(1), R(2), R(3), (a64_cond)a[4])) \
+    X(csinc,         5, a64_csinc(as, W(0), R(1), R(2), R(3), (a64_cond)a[4])) \
+    X(csinv,         5, a64_csinv(as, W(0), R(1), R(2), R(3), (a64_cond)a[4])) \
+    X(csneg,         5, a64_csneg(as, W(0), R(1), R(2), R(3), (a64_cond)a[4])) \
+    X(cset,          3, a64_cset(as, W(0), R(1), (a64_cond)a[2]))             \
     X(ld1,           4, a64_ld1(as, I(0), V(1), T(2), R(3)))                  \
     X(ld1_post,      5, a64_ld1_post(as, I(0), V(1), T(2), R(3), a[4]))       \
     X(ld1_post_reg,  5, a64_ld1_post_reg(as, I(0), V(1), T(2), R(3), R(4)))   \
@@ -321,6 +353,12 @@ static void test_refusals(void **state)
     REFUSED(a64_ubfm(as, A64_X64, A64_R0, A64_R1, 64, 0), "0..63")
     REFUSED(a64_ubfm(as, A64_X64, A64_R0, A64_R1, 0, -1), "0..63")
     ACCEPTED(a64_ubfm(as, A64_X64, A64_R0, A64_R1, 32, 63))
+    REFUSED(a64_sbfm(as, A64_W32, A64_R0, A64_R1, 0, 32), "0..31")
+    REFUSED(a64_cset(as, A64_X64, A64_R0, A64_AL), "no inverse")
+    REFUSED(a64_ldrw(as, A64_R0, A64_R1, 2), "multiple of 4")
+    REFUSED(a64_ldrb(as, A64_R0, A64_R1, 4096), "does not fit")
+    REFUSED(a64_ldr_reg(as, A64_R0, A64_R1, A64_SP, 1), "sp")
+    REFUSED(a64_madd(as, A64_X64, A64_SP, A64_R1, A64_R2, A64_R3), "sp")
     REFUSED(a64_movz(as, A64_X64, A64_R0, 65536, 0), "imm16")
     REFUSED(a64_movk(as, A64_W32, A64_R0, 1, 2), "32-bit")
     REFUSED(a64_b_off(as, 1 << 27), "imm26")

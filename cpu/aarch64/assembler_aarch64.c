@@ -194,6 +194,34 @@ INSN(ldrs, a64_vreg, VR,  0b10, 1, 0b01, 4)
 INSN(strs, a64_vreg, VR,  0b10, 1, 0b00, 4)
 INSN(ldrq, a64_vreg, VR,  0b00, 1, 0b11, 16)
 INSN(strq, a64_vreg, VR,  0b00, 1, 0b10, 16)
+INSN(ldrw,  a64_reg, RZR, 0b10, 0, 0b01, 4) /* ldr wt: zero-extends */
+INSN(strw,  a64_reg, RZR, 0b10, 0, 0b00, 4)
+INSN(ldrsw, a64_reg, RZR, 0b10, 0, 0b10, 4) /* ldrsw xt */
+INSN(ldrb,  a64_reg, RZR, 0b00, 0, 0b01, 1)
+INSN(strb,  a64_reg, RZR, 0b00, 0, 0b00, 1)
+INSN(ldrsb, a64_reg, RZR, 0b00, 0, 0b10, 1) /* ldrsb xt */
+#undef INSN
+
+/* ---- load/store register, register offset: size 111 0 00 opc 1 Rm option S 10 Rn Rt ----
+ * option 011: the index rm is a whole x register (LSL); scaled: shifted left by log2 of the
+ * access size (for a byte: lsl #0 written out). */
+#define INSN(NAME, SIZE, OPC)                                                               \
+    void a64_##NAME##_reg(a64_asm *as, a64_reg rt, a64_reg rn, a64_reg rm, int scaled)      \
+    {                                                                                       \
+        BEGIN(#NAME "_reg");                                                                \
+        F(SIZE, 31, 30); F(0b111, 29, 27); F(0, 26, 26); F(0b00, 25, 24); F(OPC, 23, 22);   \
+        F(1, 21, 21); RZR(rm, 16); F(0b011, 15, 13); F(scaled, 12, 12); F(0b10, 11, 10);    \
+        RSP(rn, 5); RZR(rt, 0);                                                             \
+        END();                                                                              \
+    }
+INSN(ldr,   0b11, 0b01)
+INSN(str,   0b11, 0b00)
+INSN(ldrw,  0b10, 0b01)
+INSN(strw,  0b10, 0b00)
+INSN(ldrsw, 0b10, 0b10)
+INSN(ldrb,  0b00, 0b01)
+INSN(strb,  0b00, 0b00)
+INSN(ldrsb, 0b00, 0b10)
 #undef INSN
 
 /* ---- load/store register, pre/post-index: size 111 V 00 opc 0 imm9 idx Rn Rt */
@@ -326,6 +354,91 @@ void a64_ubfm(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, int immr, int im
     END();
 }
 
+/* sbfm Rd, Rn, #immr, #imms: sf 00 100110 N immr imms Rn Rd (asr, sxtw, sxtb, sbfx are its aliases) */
+void a64_sbfm(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, int immr, int imms)
+{
+    BEGIN("sbfm");
+    int hi = w == A64_X64 ? 63 : 31;
+    if (immr < 0 || immr > hi || imms < 0 || imms > hi)
+        refuse(&i, "immr %d, imms %d: each must be 0..%d", immr, imms, hi);
+    F(w == A64_X64, 31, 31); F(0b00, 30, 29); F(0b100110, 28, 23); F(w == A64_X64, 22, 22);
+    F(immr & hi, 21, 16); F(imms & hi, 15, 10); RZR(rn, 5); RZR(rd, 0);
+    END();
+}
+
+/* ---- data processing, two sources: sf 0 0 11010110 Rm opcode Rn Rd --------
+ * the variable shifts take the amount modulo the width, as Java's shifts do */
+#define INSN(NAME, OPCODE)                                                                  \
+    void a64_##NAME(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm)           \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        F(w, 31, 31); F(0b00, 30, 29); F(0b11010110, 28, 21); RZR(rm, 16);                  \
+        F(OPCODE, 15, 10); RZR(rn, 5); RZR(rd, 0);                                          \
+        END();                                                                              \
+    }
+INSN(udiv, 0b000010)
+INSN(sdiv, 0b000011)
+INSN(lslv, 0b001000)
+INSN(lsrv, 0b001001)
+INSN(asrv, 0b001010)
+INSN(rorv, 0b001011)
+#undef INSN
+
+/* ---- data processing, three sources: sf 00 11011 000 Rm o0 Ra Rn Rd ------- */
+#define INSN(NAME, O0)                                                                      \
+    void a64_##NAME(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm, a64_reg ra) \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        F(w, 31, 31); F(0b00, 30, 29); F(0b11011, 28, 24); F(0b000, 23, 21); RZR(rm, 16);   \
+        F(O0, 15, 15); RZR(ra, 10); RZR(rn, 5); RZR(rd, 0);                                 \
+        END();                                                                              \
+    }
+INSN(madd, 0)
+INSN(msub, 1)
+#undef INSN
+
+void a64_mul(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm)
+{
+    a64_madd(as, w, rd, rn, rm, A64_ZR);
+}
+
+/* ---- data processing, one source: sf 1 0 11010110 00000 opcode Rn Rd ------
+ * rev: the bytes reversed, of the whole register (opcode 000011 for x, 000010 for w) */
+void a64_rev(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn)
+{
+    BEGIN("rev");
+    F(w, 31, 31); F(1, 30, 30); F(0, 29, 29); F(0b11010110, 28, 21); F(0, 20, 16);
+    F(w == A64_X64 ? 0b000011 : 0b000010, 15, 10); RZR(rn, 5); RZR(rd, 0);
+    END();
+}
+
+/* ---- conditional select: sf op S 11010100 Rm cond op2 Rn Rd ---------------- */
+#define INSN(NAME, OP, OP2)                                                                 \
+    void a64_##NAME(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm, a64_cond c) \
+    {                                                                                       \
+        BEGIN(#NAME);                                                                       \
+        F(w, 31, 31); F(OP, 30, 30); F(0, 29, 29); F(0b11010100, 28, 21); RZR(rm, 16);      \
+        F(c, 15, 12); F(OP2, 11, 10); RZR(rn, 5); RZR(rd, 0);                               \
+        END();                                                                              \
+    }
+INSN(csel,  0, 0b00)
+INSN(csinc, 0, 0b01)
+INSN(csinv, 1, 0b00)
+INSN(csneg, 1, 0b01)
+#undef INSN
+
+/* cset rd, c: csinc rd, zr, zr, !c (al and nv have no inverse: refused) */
+void a64_cset(a64_asm *as, a64_width w, a64_reg rd, a64_cond c)
+{
+    if ((int)c >= 14) {
+        BEGIN("cset");
+        refuse(&i, "condition %d (al, nv) has no inverse", (int)c);
+        END();
+        return;
+    }
+    a64_csinc(as, w, rd, A64_ZR, A64_ZR, (a64_cond)((int)c ^ 1));
+}
+
 /* ---- move wide: sf opc 100101 hw imm16 Rd --------------------------------- */
 #define INSN(NAME, OPC)                                                                     \
     void a64_##NAME(a64_asm *as, a64_width w, a64_reg rd, int64_t imm16, int hw)            \
@@ -404,6 +517,21 @@ INSN(cbnz, 1)
 INSN(tbz,  0)
 INSN(tbnz, 1)
 #undef INSN
+
+/* br rn, blr rn: 1101011 0 0 op 11111 000000 Rn 00000 (op 00 br, 01 blr) */
+void a64_br(a64_asm *as, a64_reg rn)
+{
+    BEGIN("br");
+    F(0b1101011000011111000000, 31, 10); RZR(rn, 5); F(0, 4, 0);
+    END();
+}
+
+void a64_blr(a64_asm *as, a64_reg rn)
+{
+    BEGIN("blr");
+    F(0b1101011000111111000000, 31, 10); RZR(rn, 5); F(0, 4, 0);
+    END();
+}
 
 void a64_ret(a64_asm *as, a64_reg rn)
 {

@@ -181,6 +181,23 @@ void a64_ldrs(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
 void a64_strs(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
 void a64_ldrq(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
 void a64_strq(a64_asm *as, a64_vreg rt, a64_reg rn, int64_t imm);
+/* w, sign-extending word and byte accesses, unsigned offset (imm a multiple of 4, or any byte
+   offset 0..4095 for the byte forms) */
+void a64_ldrw(a64_asm *as, a64_reg rt, a64_reg rn, int64_t imm);
+void a64_strw(a64_asm *as, a64_reg rt, a64_reg rn, int64_t imm);
+void a64_ldrsw(a64_asm *as, a64_reg rt, a64_reg rn, int64_t imm);
+void a64_ldrb(a64_asm *as, a64_reg rt, a64_reg rn, int64_t imm);
+void a64_strb(a64_asm *as, a64_reg rt, a64_reg rn, int64_t imm);
+void a64_ldrsb(a64_asm *as, a64_reg rt, a64_reg rn, int64_t imm);
+/* Register offset: [rn, rm] or, scaled, [rn, rm, lsl #log2(size)] (rm a whole x register). */
+void a64_ldr_reg(a64_asm *as, a64_reg rt, a64_reg rn, a64_reg rm, int scaled);
+void a64_str_reg(a64_asm *as, a64_reg rt, a64_reg rn, a64_reg rm, int scaled);
+void a64_ldrw_reg(a64_asm *as, a64_reg rt, a64_reg rn, a64_reg rm, int scaled);
+void a64_strw_reg(a64_asm *as, a64_reg rt, a64_reg rn, a64_reg rm, int scaled);
+void a64_ldrsw_reg(a64_asm *as, a64_reg rt, a64_reg rn, a64_reg rm, int scaled);
+void a64_ldrb_reg(a64_asm *as, a64_reg rt, a64_reg rn, a64_reg rm, int scaled);
+void a64_strb_reg(a64_asm *as, a64_reg rt, a64_reg rn, a64_reg rm, int scaled);
+void a64_ldrsb_reg(a64_asm *as, a64_reg rt, a64_reg rn, a64_reg rm, int scaled);
 
 /* ---- integer data processing --------------------------------------------- */
 
@@ -215,6 +232,29 @@ void a64_extr(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm, int lsb);
 void a64_extr_w(a64_asm *as, a64_reg rd, a64_reg rn, a64_reg rm, int lsb);   /* 32-bit, lsb 0..31 */
 /* ubfm (lsr Rd, Rn, #s = ubfm #s, #hi; ubfx Rd, Rn, #lsb, #width = ubfm #lsb, #lsb + width - 1) */
 void a64_ubfm(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, int immr, int imms);
+/* sbfm (asr Rd, Rn, #s = sbfm #s, #hi; sxtw Xd, Wn = sbfm #0, #31; sxtb = sbfm #0, #7) */
+void a64_sbfm(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, int immr, int imms);
+/* Two sources: division (a zero divisor gives 0; INT_MIN / -1 gives INT_MIN) and the variable
+   shifts (lsl, lsr, asr, ror by rm modulo the width). */
+void a64_udiv(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm);
+void a64_sdiv(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm);
+void a64_lslv(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm);
+void a64_lsrv(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm);
+void a64_asrv(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm);
+void a64_rorv(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm);
+/* rd = ra + rn * rm (madd), ra - rn * rm (msub); mul is madd with ra = zr */
+void a64_madd(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm, a64_reg ra);
+void a64_msub(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm, a64_reg ra);
+void a64_mul(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm);
+/* rev: the register's bytes reversed (w: the low word's, zero-extended) */
+void a64_rev(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn);
+/* Conditional select: rd = c ? rn : rm (csel), rm + 1 (csinc), ~rm (csinv), -rm (csneg);
+   cset rd, c = csinc rd, zr, zr, !c */
+void a64_csel(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm, a64_cond c);
+void a64_csinc(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm, a64_cond c);
+void a64_csinv(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm, a64_cond c);
+void a64_csneg(a64_asm *as, a64_width w, a64_reg rd, a64_reg rn, a64_reg rm, a64_cond c);
+void a64_cset(a64_asm *as, a64_width w, a64_reg rd, a64_cond c);
 
 /* Move wide: imm16 shifted left by 16*hw (hw 0..3 for x, 0..1 for w). */
 void a64_movz(a64_asm *as, a64_width w, a64_reg rd, int64_t imm16, int hw);
@@ -240,8 +280,10 @@ void a64_cbz_off(a64_asm *as, a64_width w, a64_reg rt, int64_t off);
 void a64_cbnz_off(a64_asm *as, a64_width w, a64_reg rt, int64_t off);
 void a64_tbz_off(a64_asm *as, a64_reg rt, int bit, int64_t off);
 void a64_tbnz_off(a64_asm *as, a64_reg rt, int bit, int64_t off);
-/* ret rn (normally A64_RLR) */
+/* ret rn (normally A64_RLR); br rn (a jump), blr rn (a call: the link register the return) */
 void a64_ret(a64_asm *as, a64_reg rn);
+void a64_br(a64_asm *as, a64_reg rn);
+void a64_blr(a64_asm *as, a64_reg rn);
 
 /* ---- SIMD ---------------------------------------------------------------- */
 /* ld1/st1 {vt..vt+n-1}.T, [rn] with n 1..4 (register numbers wrap at 31);
