@@ -136,6 +136,22 @@ static void print_assembly(jit *j, const vm_program *p, const vm_method *m, uint
     fputc('\n', f);
 }
 
+/* whether a call of declared can reach an intrinsic candidate (whose compiled call calls its
+   stubs directly): declared itself, or for a virtual call, any record's body in its slot (the
+   templates call a single target directly) */
+static bool may_call_intrinsic(const vm_program *p, const vm_method *declared, bool virtual_call)
+{
+    if (declared->flags & VM_METHOD_INTRINSIC)
+        return true;
+    if (!virtual_call || declared->vslot < 0)
+        return false;
+    for (uint32_t r = 0; r < p->nrecords; r++)
+        if ((uint32_t)declared->vslot < p->records[r].nvirtual &&
+            p->records[r].vtable[declared->vslot]->flags & VM_METHOD_INTRINSIC)
+            return true;
+    return false;
+}
+
 static const void *const *compile(vm_t *vm, const vm_method *m)
 {
     jit *j = vm->jit;
@@ -173,7 +189,8 @@ static const void *const *compile(vm_t *vm, const vm_method *m)
     for (uint32_t k = 0; k < m->ncode; k++) {
         uint32_t op = GET_OP(m->code[k]);
         if ((op == OP_CALL || op == OP_CALLV || op == OP_CALLVIRT || op == OP_CALLVIRTV) &&
-            vm->prog->methods[GET_Bx(m->code[k])]->flags & VM_METHOD_INTRINSIC)
+            may_call_intrinsic(vm->prog, vm->prog->methods[GET_Bx(m->code[k])],
+                               op == OP_CALLVIRT || op == OP_CALLVIRTV))
             cap += j->arch->direct_bytes;
     }
     uint8_t *code = codecache_begin_segment(&j->cc, cap, err, sizeof err);

@@ -456,6 +456,73 @@ static const char v_src[] =
     "    ldi s, 0\n"
     "    ret s\n"
     "end\n";
+/* The register cache full of renames: 24 registers copied from x, every one sharing x's
+   cache register (more than the 16 registers the cache tracks), then summed (1320) */
+static const char renames_src[] =
+    "module T\n"
+    "\n"
+    "method main() -> int\n"
+    "    var x, s, i: long\n"
+    "    var v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24: long\n"
+    "    ldi s, 0\n"
+    "    ldi i, 0\n"
+    "loop:\n"
+    "    add x, i, 1\n"
+    "    mov v1, x\n"
+    "    mov v2, x\n"
+    "    mov v3, x\n"
+    "    mov v4, x\n"
+    "    mov v5, x\n"
+    "    mov v6, x\n"
+    "    mov v7, x\n"
+    "    mov v8, x\n"
+    "    mov v9, x\n"
+    "    mov v10, x\n"
+    "    mov v11, x\n"
+    "    mov v12, x\n"
+    "    mov v13, x\n"
+    "    mov v14, x\n"
+    "    mov v15, x\n"
+    "    mov v16, x\n"
+    "    mov v17, x\n"
+    "    mov v18, x\n"
+    "    mov v19, x\n"
+    "    mov v20, x\n"
+    "    mov v21, x\n"
+    "    mov v22, x\n"
+    "    mov v23, x\n"
+    "    mov v24, x\n"
+    "    add s, s, v1\n"
+    "    add s, s, v2\n"
+    "    add s, s, v3\n"
+    "    add s, s, v4\n"
+    "    add s, s, v5\n"
+    "    add s, s, v6\n"
+    "    add s, s, v7\n"
+    "    add s, s, v8\n"
+    "    add s, s, v9\n"
+    "    add s, s, v10\n"
+    "    add s, s, v11\n"
+    "    add s, s, v12\n"
+    "    add s, s, v13\n"
+    "    add s, s, v14\n"
+    "    add s, s, v15\n"
+    "    add s, s, v16\n"
+    "    add s, s, v17\n"
+    "    add s, s, v18\n"
+    "    add s, s, v19\n"
+    "    add s, s, v20\n"
+    "    add s, s, v21\n"
+    "    add s, s, v22\n"
+    "    add s, s, v23\n"
+    "    add s, s, v24\n"
+    "    add i, i, 1\n"
+    "    blt i, 10, loop\n"
+    "    call Sys.printLong(s)\n"
+    "    ldi s, 0\n"
+    "    ret s\n"
+    "end\n";
+
 static const char *const virtual_modules[] = {"Shapes.mva", shapes_src, "Bm.mva", bm_src, "Cm.mva", cm_src,
                                               "V.mva", v_src, NULL};
 
@@ -489,6 +556,7 @@ static const agree_case agree_cases[] = {
     {"register_cache_loop", cache_src, NULL, {NULL}, {"0"}, NULL},
     {"register_cache_exit_dirty_index", cache_src, NULL, {NULL}, {"1"}, NULL},
     {"register_cache_exit_narrow_index", cache_src, NULL, {NULL}, {"2"}, NULL},
+    {"register_cache_renames", renames_src, NULL, {NULL}, {NULL}, NULL},
     {"virtual_calls", NULL, NULL, {NULL}, {"0"}, virtual_modules},
     {"virtual_call_null_receiver", NULL, NULL, {NULL}, {"1"}, virtual_modules},
     {"virtual_call_abstract_method", NULL, NULL, {NULL}, {"2"}, virtual_modules},

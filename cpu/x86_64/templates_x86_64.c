@@ -239,10 +239,17 @@ static void vc_bind(method_compile *mc, uint32_t reg, uint32_t slot, bool dirty)
 {
     vc_unbind(mc, reg);
     if (mc->vc_n == VC_MAXC) { /* slots shared by many registers: make room */
-        uint32_t victim = (uint32_t)mc->vc_slot[mc->vc_list[0]];
-        for (uint32_t i = 0; victim == slot; i++)
-            victim = (uint32_t)mc->vc_slot[mc->vc_list[i]];
-        vc_evict(mc, victim);
+        uint32_t i = 0;
+        while (i < mc->vc_n && mc->vc_slot[mc->vc_list[i]] == (int8_t)slot)
+            i++;
+        if (i < mc->vc_n) {
+            vc_evict(mc, (uint32_t)mc->vc_slot[mc->vc_list[i]]);
+        } else { /* every cached register shares slot (renames): one alias leaves the cache */
+            uint32_t r = mc->vc_list[0];
+            if (mc->vc_dirty[r])
+                vc_write_back(mc, r);
+            vc_unbind(mc, r);
+        }
     }
     mc->vc_slot[reg] = (int8_t)slot;
     mc->vc_dirty[reg] = dirty;
