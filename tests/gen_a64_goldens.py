@@ -563,6 +563,12 @@ for m in ('ld', 'st'):
     lane_d_form(m + 'n_lane_d_post', m, True)
 
 
+@form('adr_off')
+def _(g):
+    rd, off = g.xz(), g.imm(-(1 << 20), (1 << 20) - 1)
+    return [rd, off], 'adr %s, #%d' % (gpr(rd), off)
+
+
 if __name__ == '__main__':
     golden_gen.main('tests/gen_a64_goldens.py', __doc__, SEED, CASES_PER_FORM, cases, assemble, write,
                     'form<TAB>operands of the C encoder call<TAB>llvm-mc word<TAB>assembly', 'A64')

@@ -275,6 +275,10 @@ void a64_cbnz(a64_asm *as, a64_width w, a64_reg rt, a64_label *l);
 void a64_tbz(a64_asm *as, a64_reg rt, int bit, a64_label *l);
 void a64_tbnz(a64_asm *as, a64_reg rt, int bit, a64_label *l);
 void a64_b_off(a64_asm *as, int64_t off);
+/* adr rd, #off (±1 MiB, any byte offset); a64_adr: the address of a label (a return address
+   compiled code stores) */
+void a64_adr_off(a64_asm *as, a64_reg rd, int64_t off);
+void a64_adr(a64_asm *as, a64_reg rd, a64_label *l);
 void a64_b_cond_off(a64_asm *as, a64_cond c, int64_t off);
 void a64_cbz_off(a64_asm *as, a64_width w, a64_reg rt, int64_t off);
 void a64_cbnz_off(a64_asm *as, a64_width w, a64_reg rt, int64_t off);
