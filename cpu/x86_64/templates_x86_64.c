@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "intrinsics.h"
+#include "regcache.h"
 
 #define RW   X64_RBX /* the register window R */
 #define RVM  X64_R12
@@ -49,39 +50,21 @@ size_t x64_jit_trampoline(x64_asm *as, size_t *exit_offset)
 /* ---- one method ----------------------------------------------------------------------------- */
 
 /*
- * The register cache: a write-back cache of bytecode registers in machine registers, in the
- * spirit of V8's Liftoff and wasmtime's Winch. A template reads its operands from the
- * registers that hold them and leaves its result in one (VC_REGS), marked dirty: the window's
- * copy is stale until it is written back. Values are written back only where something else
- * reads the window: before any template outside the cache (a call, a helper, an exit to the
- * interpreter, which also forget the registers), on each exit to the interpreter (out of line,
- * per exit: its own stores), and at the end of a block (a jump, or the fall-through into a
- * jump target), there only the registers live at the target (vm_live_in). An int dead after a
- * word is dropped there without a store, so a temporary never reaches memory; its window keeps
- * an older value, which nothing reads before a write. References are always written back (at
- * the latest when they die): the collector's roots are the window's references, and an older
- * object left there would live on where the interpreter lets it go.
- *
- * Each slot (machine register) holds one value, which one or more bytecode registers share (a
- * MOV only renames). A template may compute in place in its operand's register when that
- * operand dies at the word or is the result. A slot may be narrow: only its low 32 bits are
- * the value (the int they sign-extend to), as a 32-bit operation (ADDW, RORW, ...) or the
- * bitwise operations of narrow values leave it; whatever reads all 64 bits (a 64-bit
- * operation, a comparison, an index, a write-back) sign-extends it first, once, in place.
- * rax, rcx and rdx stay the templates' scratch registers.
+ * The register cache (compiler/regcache.h: the books and the design): seven slots, whose
+ * callbacks below emit the moves; rax, rcx and rdx stay the templates' scratch registers.
  */
 #define VC_N 7
-static const x64_reg VC_REGS[VC_N] = {X64_RSI, X64_RDI, X64_R8, X64_R9, X64_R10, X64_R11, X64_RBP};
 #define VC_MAXC 16 /* bytecode registers cached at once */
+static const x64_reg VC_REGS[VC_N] = {X64_RSI, X64_RDI, X64_R8, X64_R9, X64_R10, X64_R11, X64_RBP};
 
 /* an exit to the interpreter with dirty registers: its own label, and the stores before it */
 typedef struct leave_stub {
     x64_label label;
     uint32_t k;
     uint8_t n;
-    uint8_t reg[VC_MAXC];  /* the bytecode register ... */
-    uint8_t slot[VC_MAXC]; /* ... and the slot holding it */
-    uint8_t narrow[VC_MAXC];
+    uint8_t reg[RC_MAX_CACHED];  /* the bytecode register ... */
+    uint8_t slot[RC_MAX_CACHED]; /* ... and the slot holding it */
+    uint8_t narrow[RC_MAX_CACHED];
 } leave_stub;
 
 typedef struct method_compile {
@@ -96,20 +79,10 @@ typedef struct method_compile {
                           once the next word's code has an address */
     uint64_t (*live)[VM_MAX_REGS / 64]; /* per word: the registers live on entry (vm_live_in) */
     uint64_t out[VM_MAX_REGS / 64];     /* the registers live after the current word */
-    uint64_t refs[VM_MAX_REGS / 64];    /* the reference registers: written back even when dead */
     leave_stub *stubs;                  /* the exits with stores */
     size_t nstubs, capstubs;
     bool reach;                         /* the code so far falls through to the next word */
-    /* the cache: per bytecode register its slot (or -1) and whether the window's copy is stale;
-       per slot, how many registers share it, when it was last used, and whether it is narrow */
-    int8_t vc_slot[VM_MAX_REGS];
-    uint8_t vc_dirty[VM_MAX_REGS];
-    uint8_t vc_list[VC_MAXC]; /* the cached registers */
-    uint32_t vc_n;
-    uint8_t vc_refs[VC_N];
-    uint8_t vc_narrow[VC_N];
-    uint32_t vc_used[VC_N];
-    uint32_t vc_tick;
+    regcache rc;
 } method_compile;
 
 enum { LEAVE_AT = 1, LEAVE_THROWN = 2 }; /* rax = the word, or NULL: a helper threw (jit_enter_fn) */
@@ -117,178 +90,40 @@ enum { LEAVE_AT = 1, LEAVE_THROWN = 2 }; /* rax = the word, or NULL: a helper th
 static void load(x64_asm *as, x64_reg r, uint32_t reg) { x64_mov_rm(as, r, reg_at(reg)); }
 static void store(x64_asm *as, uint32_t reg, x64_reg r) { x64_mov_mr(as, reg_at(reg), r); }
 
-static bool has(const uint64_t *set, uint32_t r) { return (set[r >> 6] >> (r & 63)) & 1; }
-
-static void vc_unbind(method_compile *mc, uint32_t reg)
+/* the register cache's code (compiler/regcache.h) */
+static void rc_store_x64(void *ctx, uint32_t reg, uint32_t slot)
 {
-    int s = mc->vc_slot[reg];
-    if (s < 0)
-        return;
-    mc->vc_refs[s]--;
-    mc->vc_slot[reg] = -1;
-    mc->vc_dirty[reg] = 0;
-    for (uint32_t i = 0; i < mc->vc_n; i++)
-        if (mc->vc_list[i] == reg) {
-            mc->vc_list[i] = mc->vc_list[--mc->vc_n];
-            break;
-        }
+    method_compile *mc = ctx;
+    store(mc->as, reg, VC_REGS[slot]);
 }
 
-/* sign-extend slot's value in place when it is narrow */
-static void vc_widen(method_compile *mc, uint32_t slot)
+static void rc_load_x64(void *ctx, uint32_t slot, uint32_t reg)
 {
-    if (mc->vc_narrow[slot]) {
-        x64_movsxd_rr(mc->as, VC_REGS[slot], VC_REGS[slot]);
-        mc->vc_narrow[slot] = 0;
-    }
+    method_compile *mc = ctx;
+    load(mc->as, VC_REGS[slot], reg);
 }
 
-/* the window's copy of R[reg] (cached) made right */
-static void vc_write_back(method_compile *mc, uint32_t reg)
+static void rc_copy_x64(void *ctx, uint32_t dst, uint32_t src, bool sxtw)
 {
-    uint32_t s = (uint32_t)mc->vc_slot[reg];
-    vc_widen(mc, s);
-    store(mc->as, reg, VC_REGS[s]);
-    mc->vc_dirty[reg] = 0;
+    method_compile *mc = ctx;
+    if (sxtw)
+        x64_movsxd_rr(mc->as, VC_REGS[dst], VC_REGS[src]);
+    else
+        x64_mov_rr(mc->as, VC_REGS[dst], VC_REGS[src]);
 }
 
-/* write back the dirty registers, those in live only when live is not NULL */
-static void vc_flush(method_compile *mc, const uint64_t *live)
+static void rc_widen_x64(void *ctx, uint32_t slot)
 {
-    for (uint32_t i = 0; i < mc->vc_n; i++) {
-        uint32_t r = mc->vc_list[i];
-        if (mc->vc_dirty[r] && (!live || has(live, r) || has(mc->refs, r)))
-            vc_write_back(mc, r);
-    }
-}
-
-/* the registers hold nothing known (what was dirty is written back or dead) */
-static void vc_forget(method_compile *mc)
-{
-    while (mc->vc_n)
-        vc_unbind(mc, mc->vc_list[mc->vc_n - 1]);
-}
-
-/* forget the registers not in live: dead, stored only if a dirty reference */
-static void vc_drop_dead(method_compile *mc, const uint64_t *live)
-{
-    for (uint32_t i = mc->vc_n; i-- > 0;) {
-        uint32_t r = mc->vc_list[i];
-        if (has(live, r))
-            continue;
-        if (mc->vc_dirty[r] && has(mc->refs, r))
-            vc_write_back(mc, r);
-        vc_unbind(mc, r);
-    }
-}
-
-/* empty slot: its registers written back where dirty, then forgotten */
-static void vc_evict(method_compile *mc, uint32_t slot)
-{
-    for (uint32_t i = mc->vc_n; i-- > 0;) {
-        uint32_t r = mc->vc_list[i];
-        if (mc->vc_slot[r] == (int8_t)slot) {
-            if (mc->vc_dirty[r])
-                vc_write_back(mc, r);
-            vc_unbind(mc, r);
-        }
-    }
-}
-
-static bool holds(const method_compile *mc, uint32_t slot, uint32_t reg)
-{
-    return reg < VM_MAX_REGS && mc->vc_slot[reg] == (int8_t)slot;
-}
-
-/* an empty slot for a new value, not one holding keep1..keep3 (operands still to read): a free
-   one, else the least recently used, a clean one before a dirty one (which costs a store) */
-static uint32_t vc_take3(method_compile *mc, uint32_t keep1, uint32_t keep2, uint32_t keep3)
-{
-    bool dirty[VC_N] = {false};
-    for (uint32_t i = 0; i < mc->vc_n; i++)
-        dirty[mc->vc_slot[mc->vc_list[i]]] |= mc->vc_dirty[mc->vc_list[i]];
-    uint32_t best = VC_N;
-    uint64_t best_score = UINT64_MAX;
-    for (uint32_t s = 0; s < VC_N; s++) {
-        if (holds(mc, s, keep1) || holds(mc, s, keep2) || holds(mc, s, keep3))
-            continue;
-        if (mc->vc_refs[s] == 0) {
-            best = s;
-            break;
-        }
-        uint64_t score = ((uint64_t)dirty[s] << 32) | mc->vc_used[s];
-        if (score < best_score) {
-            best = s;
-            best_score = score;
-        }
-    }
-    /* three operands kept leave four slots: best is always found */
-    vc_evict(mc, best);
-    mc->vc_narrow[best] = 0;
-    mc->vc_used[best] = ++mc->vc_tick;
-    return best;
-}
-
-static uint32_t vc_take(method_compile *mc, uint32_t keep1, uint32_t keep2)
-{
-    return vc_take3(mc, keep1, keep2, UINT32_MAX);
-}
-
-/* reg is in slot, dirty or not: what it held before is forgotten (overwritten) */
-static void vc_bind(method_compile *mc, uint32_t reg, uint32_t slot, bool dirty)
-{
-    vc_unbind(mc, reg);
-    if (mc->vc_n == VC_MAXC) { /* slots shared by many registers: make room */
-        uint32_t i = 0;
-        while (i < mc->vc_n && mc->vc_slot[mc->vc_list[i]] == (int8_t)slot)
-            i++;
-        if (i < mc->vc_n) {
-            vc_evict(mc, (uint32_t)mc->vc_slot[mc->vc_list[i]]);
-        } else { /* every cached register shares slot (renames): one alias leaves the cache */
-            uint32_t r = mc->vc_list[0];
-            if (mc->vc_dirty[r])
-                vc_write_back(mc, r);
-            vc_unbind(mc, r);
-        }
-    }
-    mc->vc_slot[reg] = (int8_t)slot;
-    mc->vc_dirty[reg] = dirty;
-    mc->vc_list[mc->vc_n++] = (uint8_t)reg;
-    mc->vc_refs[slot]++;
-    mc->vc_used[slot] = ++mc->vc_tick;
-}
-
-/* R[reg] = the value a template left in slot (empty, or reg's own): dirty; narrow: only its
-   low 32 bits are the value */
-static void vc_def(method_compile *mc, uint32_t reg, uint32_t slot, bool narrow)
-{
-    vc_bind(mc, reg, slot, true);
-    mc->vc_narrow[slot] = narrow;
+    method_compile *mc = ctx;
+    x64_movsxd_rr(mc->as, VC_REGS[slot], VC_REGS[slot]);
 }
 
 /* the register holding R[reg] for an operand (sign-extended when wide), or X64_NOREG: the
    window is right (a clean register's copy) */
 static x64_reg vc_operand(method_compile *mc, uint32_t reg, bool wide)
 {
-    int s = mc->vc_slot[reg];
-    if (s < 0)
-        return X64_NOREG;
-    if (wide)
-        vc_widen(mc, (uint32_t)s);
-    mc->vc_used[s] = ++mc->vc_tick;
-    return VC_REGS[s];
-}
-
-static bool vc_is_narrow(const method_compile *mc, uint32_t reg)
-{
-    return mc->vc_slot[reg] >= 0 && mc->vc_narrow[mc->vc_slot[reg]];
-}
-
-/* whether R[a] can be computed in R[r]'s register: r's alone, and r dies here or is a */
-static bool in_place(const method_compile *mc, uint32_t a, uint32_t r)
-{
-    int s = mc->vc_slot[r];
-    return s >= 0 && mc->vc_refs[s] == 1 && (a == r || !has(mc->out, r));
+    int s = rc_operand(&mc->rc, reg, wide);
+    return s < 0 ? X64_NOREG : VC_REGS[s];
 }
 
 /* r (a scratch register) = R[reg], sign-extended when wide */
@@ -311,45 +146,13 @@ static void vc_alu(method_compile *mc, x64_alu op, x64_reg d, uint32_t reg, bool
         x64_alu_rr(mc->as, op, d, c);
 }
 
-/*
- * The slot a template computes R[a] in, starting from R[src]'s value (sign-extended when
- * wide): src's own register when src dies at this word (or is a) and nothing else shares it or
- * is still to be read from it (keep1, keep2); else an empty slot src's value is copied or
- * loaded into. The template then changes the register and calls vc_def(a, slot, narrow).
- */
-static uint32_t vc_dest(method_compile *mc, uint32_t a, uint32_t src, bool wide, uint32_t keep1, uint32_t keep2)
-{
-    int s = mc->vc_slot[src];
-    if (in_place(mc, a, src) && !holds(mc, (uint32_t)s, keep1) && !holds(mc, (uint32_t)s, keep2)) {
-        bool narrow = mc->vc_narrow[s] && !wide;
-        if (wide)
-            vc_widen(mc, (uint32_t)s);
-        vc_unbind(mc, src); /* its value is dead here, or a's old one */
-        mc->vc_narrow[s] = narrow;
-        return (uint32_t)s;
-    }
-    uint32_t t = vc_take3(mc, src, keep1, keep2);
-    x64_reg d = VC_REGS[t];
-    if (s < 0) {
-        x64_mov_rm(mc->as, d, reg_at(src));
-    } else if (mc->vc_narrow[s] && wide) {
-        x64_movsxd_rr(mc->as, d, VC_REGS[s]);
-    } else {
-        x64_mov_rr(mc->as, d, VC_REGS[s]);
-        mc->vc_narrow[t] = mc->vc_narrow[s];
-    }
-    if (s >= 0)
-        mc->vc_used[s] = ++mc->vc_tick;
-    return t;
-}
-
 /* leave to the interpreter at word k when condition c holds: the dirty registers written back
    first, out of line (the interpreter executes word k again) */
 static void leave_if(method_compile *mc, x64_cond c, uint32_t k)
 {
     uint32_t ndirty = 0;
-    for (uint32_t i = 0; i < mc->vc_n; i++)
-        ndirty += mc->vc_dirty[mc->vc_list[i]];
+    for (uint32_t i = 0; i < mc->rc.n; i++)
+        ndirty += mc->rc.dirty[mc->rc.list[i]];
     if (ndirty == 0) {
         mc->leaves[k] = LEAVE_AT;
         x64_jcc(mc->as, c, &mc->leave[k]);
@@ -368,16 +171,7 @@ static void leave_if(method_compile *mc, x64_cond c, uint32_t k)
     leave_stub *st = &mc->stubs[mc->nstubs++];
     x64_label_init(&st->label);
     st->k = k;
-    st->n = 0;
-    for (uint32_t i = 0; i < mc->vc_n; i++) {
-        uint32_t r = mc->vc_list[i];
-        if (!mc->vc_dirty[r])
-            continue;
-        st->reg[st->n] = (uint8_t)r;
-        st->slot[st->n] = (uint8_t)mc->vc_slot[r];
-        st->narrow[st->n] = mc->vc_narrow[mc->vc_slot[r]];
-        st->n++;
-    }
+    st->n = (uint8_t)rc_dirty(&mc->rc, st->reg, st->slot, st->narrow);
     x64_jcc(mc->as, c, &st->label);
 }
 
@@ -395,46 +189,46 @@ static bool bitwise(x64_alu op) { return op == X64_AND || op == X64_OR || op == 
 static void alu3(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, uint32_t c, bool w)
 {
     bool commutes = op == X64_ADD || bitwise(op);
-    bool narrow = w || (bitwise(op) && vc_is_narrow(mc, b) && vc_is_narrow(mc, c));
-    if (commutes && c != b && in_place(mc, a, c) && !in_place(mc, a, b)) {
+    bool narrow = w || (bitwise(op) && rc_is_narrow(&mc->rc, b) && rc_is_narrow(&mc->rc, c));
+    if (commutes && c != b && rc_in_place(&mc->rc, a, c) && !rc_in_place(&mc->rc, a, b)) {
         uint32_t t = b;
         b = c;
         c = t;
     }
-    uint32_t slot = vc_dest(mc, a, b, !narrow, c, UINT32_MAX);
+    uint32_t slot = rc_dest(&mc->rc, a, b, !narrow, c, UINT32_MAX);
     vc_alu(mc, op, VC_REGS[slot], c, !narrow);
-    vc_def(mc, a, slot, narrow);
+    rc_def(&mc->rc, a, slot, narrow);
 }
 
 static void alu_imm(method_compile *mc, x64_alu op, uint32_t a, uint32_t b, int32_t imm, bool w)
 {
     /* w: the low 32 bits, narrow; and with 0..255 (ANDI): exact from the low bits alone */
     bool low_bits = w || op == X64_AND;
-    uint32_t slot = vc_dest(mc, a, b, !low_bits, UINT32_MAX, UINT32_MAX);
+    uint32_t slot = rc_dest(&mc->rc, a, b, !low_bits, UINT32_MAX, UINT32_MAX);
     x64_alu_ri(mc->as, op, VC_REGS[slot], imm);
-    vc_def(mc, a, slot, w);
+    rc_def(&mc->rc, a, slot, w);
 }
 
 /* R[a] = R[b] shifted by R[c] (the CPU masks cl as Java does: 63, or 31 for w), or by imm */
 static void shift_reg(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, uint32_t c, bool w)
 {
     vc_load(mc, X64_RCX, c, false); /* the count's low bits */
-    uint32_t slot = vc_dest(mc, a, b, !w, UINT32_MAX, UINT32_MAX);
+    uint32_t slot = rc_dest(&mc->rc, a, b, !w, UINT32_MAX, UINT32_MAX);
     if (w)
         x64_shift_rcl_32(mc->as, op, VC_REGS[slot]);
     else
         x64_shift_rcl(mc->as, op, VC_REGS[slot]);
-    vc_def(mc, a, slot, w);
+    rc_def(&mc->rc, a, slot, w);
 }
 
 static void shift_imm(method_compile *mc, x64_shift op, uint32_t a, uint32_t b, int imm, bool w)
 {
-    uint32_t slot = vc_dest(mc, a, b, !w, UINT32_MAX, UINT32_MAX);
+    uint32_t slot = rc_dest(&mc->rc, a, b, !w, UINT32_MAX, UINT32_MAX);
     if (imm && w)
         x64_shift_ri_32(mc->as, op, VC_REGS[slot], imm);
     else if (imm)
         x64_shift_ri(mc->as, op, VC_REGS[slot], imm);
-    vc_def(mc, a, slot, w); /* w with imm 0: int32(R[b]), narrow too */
+    rc_def(&mc->rc, a, slot, w); /* w with imm 0: int32(R[b]), narrow too */
 }
 
 /* R[a] = R[b] / R[c] (rem: %), Java's: / by zero leaves (the interpreter throws); x / -1 is
@@ -513,7 +307,7 @@ static void array_load(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, u
     x64_asm *as = mc->as;
     array_of(mc, k, b);
     index_of(mc, k, ireg, imm);
-    uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+    uint32_t slot = rc_take(&mc->rc, UINT32_MAX, UINT32_MAX, RC_NONE);
     x64_reg d = VC_REGS[slot];
     if (size == ELEM_LONG)
         x64_mov_rm(as, d, element(8));
@@ -521,7 +315,7 @@ static void array_load(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, u
         x64_movsxd_rm(as, d, element(4));
     else
         x64_movsxb_rm(as, d, element(1));
-    vc_def(mc, a, slot, false);
+    rc_def(&mc->rc, a, slot, false);
 }
 
 /* R[a][index] = R[c], converted */
@@ -560,7 +354,7 @@ static void view_load(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, ui
     x64_asm *as = mc->as;
     array_of(mc, k, b);
     view_index(mc, k, c, size);
-    uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+    uint32_t slot = rc_take(&mc->rc, UINT32_MAX, UINT32_MAX, RC_NONE);
     x64_reg d = VC_REGS[slot];
     x64_mem at = element(1);
     if (size == 8) {
@@ -572,7 +366,7 @@ static void view_load(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, ui
         if (be)
             x64_bswap_32(as, d);
     }
-    vc_def(mc, a, slot, size == 4);
+    rc_def(&mc->rc, a, slot, size == 4);
 }
 
 /* the size-byte view at R[a][R[b]] = R[c] */
@@ -1127,22 +921,22 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_MOV: { /* a rename: R[a] shares R[b]'s register */
         if (a == b)
             break;
-        int s = mc->vc_slot[b];
+        int s = mc->rc.slot[b];
         if (s < 0) {
-            s = (int)vc_take(mc, UINT32_MAX, UINT32_MAX);
+            s = (int)rc_take(&mc->rc, UINT32_MAX, UINT32_MAX, RC_NONE);
             load(as, VC_REGS[s], b);
-            vc_bind(mc, b, (uint32_t)s, false);
+            rc_bind(&mc->rc, b, (uint32_t)s, false);
         }
-        vc_bind(mc, a, (uint32_t)s, true);
+        rc_bind(&mc->rc, a, (uint32_t)s, true);
         break;
     }
     case OP_LDI:
     case OP_LDK:
     case OP_LDNULL: {
         int64_t v = op == OP_LDI ? GET_sBx(i) : op == OP_LDK ? mc->vm->prog->k[GET_Bx(i)] : 0;
-        uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+        uint32_t slot = rc_take(&mc->rc, UINT32_MAX, UINT32_MAX, RC_NONE);
         x64_mov_ri(as, VC_REGS[slot], v);
-        vc_def(mc, a, slot, false);
+        rc_def(&mc->rc, a, slot, false);
         break;
     }
     case OP_GETSTATIC:
@@ -1150,9 +944,9 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
         /* the VM's statics and strings tables never move: vm->statics[Bx], vm->strings[Bx] */
         size_t table = op == OP_LDSTR ? offsetof(vm_t, strings) : offsetof(vm_t, statics);
         x64_mov_rm(as, X64_RCX, x64_at(RVM, (int32_t)table));
-        uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+        uint32_t slot = rc_take(&mc->rc, UINT32_MAX, UINT32_MAX, RC_NONE);
         x64_mov_rm(as, VC_REGS[slot], x64_at(X64_RCX, (int32_t)(8 * GET_Bx(i))));
-        vc_def(mc, a, slot, false);
+        rc_def(&mc->rc, a, slot, false);
         break;
     }
     case OP_PUTSTATIC:
@@ -1174,39 +968,39 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_MUL:
     case OP_MULW: {
         bool w = op == OP_MULW;
-        if (c != b && in_place(mc, a, c) && !in_place(mc, a, b)) {
+        if (c != b && rc_in_place(&mc->rc, a, c) && !rc_in_place(&mc->rc, a, b)) {
             uint32_t t = b;
             b = c;
             c = t;
         }
-        uint32_t slot = vc_dest(mc, a, b, !w, c, UINT32_MAX);
+        uint32_t slot = rc_dest(&mc->rc, a, b, !w, c, UINT32_MAX);
         x64_reg d = VC_REGS[slot], rc = vc_operand(mc, c, !w);
         if (rc != X64_NOREG)
             x64_imul_rr(as, d, rc);
         else
             x64_imul_rm(as, d, reg_at(c));
-        vc_def(mc, a, slot, w);
+        rc_def(&mc->rc, a, slot, w);
         break;
     }
     case OP_DIV: divide(mc, k, a, b, c, false); break;
     case OP_REM: divide(mc, k, a, b, c, true); break;
     case OP_NEG:
     case OP_NOT: {
-        bool narrow = op == OP_NOT && vc_is_narrow(mc, b);
-        uint32_t slot = vc_dest(mc, a, b, !narrow, UINT32_MAX, UINT32_MAX);
+        bool narrow = op == OP_NOT && rc_is_narrow(&mc->rc, b);
+        uint32_t slot = rc_dest(&mc->rc, a, b, !narrow, UINT32_MAX, UINT32_MAX);
         if (op == OP_NEG)
             x64_neg(as, VC_REGS[slot]);
         else
             x64_not(as, VC_REGS[slot]);
-        vc_def(mc, a, slot, narrow);
+        rc_def(&mc->rc, a, slot, narrow);
         break;
     }
     case OP_ANDN: { /* R[b] & ~R[c] */
-        bool narrow = vc_is_narrow(mc, b) && vc_is_narrow(mc, c);
-        uint32_t slot = vc_dest(mc, a, c, !narrow, b, UINT32_MAX);
+        bool narrow = rc_is_narrow(&mc->rc, b) && rc_is_narrow(&mc->rc, c);
+        uint32_t slot = rc_dest(&mc->rc, a, c, !narrow, b, UINT32_MAX);
         x64_not(as, VC_REGS[slot]);
         vc_alu(mc, X64_AND, VC_REGS[slot], b, !narrow);
-        vc_def(mc, a, slot, narrow);
+        rc_def(&mc->rc, a, slot, narrow);
         break;
     }
     case OP_SHL: shift_reg(mc, X64_SHL, a, b, c, false); break;
@@ -1231,69 +1025,69 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_RORWI: shift_imm(mc, X64_ROR, a, b, (int)c, true); break;
     case OP_XOR3: { /* R[b] ^ R[c] ^ R[d], from whichever register it can compute in */
         uint32_t A = GET_A4(i), B = GET_B4(i), C = GET_C4(i), D = GET_D4(i);
-        bool narrow = vc_is_narrow(mc, B) && vc_is_narrow(mc, C) && vc_is_narrow(mc, D);
-        if (!in_place(mc, A, B) && B != C && B != D) {
+        bool narrow = rc_is_narrow(&mc->rc, B) && rc_is_narrow(&mc->rc, C) && rc_is_narrow(&mc->rc, D);
+        if (!rc_in_place(&mc->rc, A, B) && B != C && B != D) {
             uint32_t t = B;
-            if (in_place(mc, A, C) && C != D) {
+            if (rc_in_place(&mc->rc, A, C) && C != D) {
                 B = C;
                 C = t;
-            } else if (in_place(mc, A, D) && D != C) {
+            } else if (rc_in_place(&mc->rc, A, D) && D != C) {
                 B = D;
                 D = t;
             }
         }
-        uint32_t slot = vc_dest(mc, A, B, !narrow, C, D);
+        uint32_t slot = rc_dest(&mc->rc, A, B, !narrow, C, D);
         vc_alu(mc, X64_XOR, VC_REGS[slot], C, !narrow);
         vc_alu(mc, X64_XOR, VC_REGS[slot], D, !narrow);
-        vc_def(mc, A, slot, narrow);
+        rc_def(&mc->rc, A, slot, narrow);
         break;
     }
     case OP_BCAX: { /* R[b] ^ (R[c] & ~R[d]) */
         uint32_t A = GET_A4(i), B = GET_B4(i), C = GET_C4(i), D = GET_D4(i);
-        bool narrow = vc_is_narrow(mc, B) && vc_is_narrow(mc, C) && vc_is_narrow(mc, D);
-        uint32_t slot = vc_dest(mc, A, D, !narrow, B, C);
+        bool narrow = rc_is_narrow(&mc->rc, B) && rc_is_narrow(&mc->rc, C) && rc_is_narrow(&mc->rc, D);
+        uint32_t slot = rc_dest(&mc->rc, A, D, !narrow, B, C);
         x64_not(as, VC_REGS[slot]);
         vc_alu(mc, X64_AND, VC_REGS[slot], C, !narrow);
         vc_alu(mc, X64_XOR, VC_REGS[slot], B, !narrow);
-        vc_def(mc, A, slot, narrow);
+        rc_def(&mc->rc, A, slot, narrow);
         break;
     }
     case OP_XROL: { /* rotl(R[b] ^ R[c], d) */
         uint32_t A = GET_A4(i), B = GET_B4(i), C = GET_C4(i);
-        if (B != C && in_place(mc, A, C) && !in_place(mc, A, B)) {
+        if (B != C && rc_in_place(&mc->rc, A, C) && !rc_in_place(&mc->rc, A, B)) {
             uint32_t t = B;
             B = C;
             C = t;
         }
-        uint32_t slot = vc_dest(mc, A, B, true, C, UINT32_MAX);
+        uint32_t slot = rc_dest(&mc->rc, A, B, true, C, UINT32_MAX);
         vc_alu(mc, X64_XOR, VC_REGS[slot], C, true);
         if (GET_D4(i))
             x64_shift_ri(as, X64_ROL, VC_REGS[slot], (int)GET_D4(i));
-        vc_def(mc, A, slot, false);
+        rc_def(&mc->rc, A, slot, false);
         break;
     }
     case OP_RAX1: { /* R[b] ^ rotl(R[c], 1) */
-        uint32_t slot = vc_dest(mc, a, c, true, b, UINT32_MAX);
+        uint32_t slot = rc_dest(&mc->rc, a, c, true, b, UINT32_MAX);
         x64_shift_ri(as, X64_ROL, VC_REGS[slot], 1);
         vc_alu(mc, X64_XOR, VC_REGS[slot], b, true);
-        vc_def(mc, a, slot, false);
+        rc_def(&mc->rc, a, slot, false);
         break;
     }
     case OP_L2I: { /* its low 32 bits: a narrow copy, no instruction in place */
-        uint32_t slot = vc_dest(mc, a, b, false, UINT32_MAX, UINT32_MAX);
-        vc_def(mc, a, slot, true);
+        uint32_t slot = rc_dest(&mc->rc, a, b, false, UINT32_MAX, UINT32_MAX);
+        rc_def(&mc->rc, a, slot, true);
         break;
     }
     case OP_ZEXTW: {
-        uint32_t slot = vc_dest(mc, a, b, false, UINT32_MAX, UINT32_MAX);
+        uint32_t slot = rc_dest(&mc->rc, a, b, false, UINT32_MAX, UINT32_MAX);
         x64_mov_rr_32(as, VC_REGS[slot], VC_REGS[slot]);
-        vc_def(mc, a, slot, false);
+        rc_def(&mc->rc, a, slot, false);
         break;
     }
     case OP_I2B: x64_movsxb_rm(as, X64_RAX, reg_at(b)); store(as, a, X64_RAX); break;
     case OP_JMP: {
         uint32_t t = (uint32_t)((int64_t)k + 1 + GET_sJ(i));
-        vc_flush(mc, mc->live[t]);
+        rc_flush(&mc->rc, mc->live[t]);
         x64_jmp(as, &mc->at[t]);
         break;
     }
@@ -1303,7 +1097,7 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_ISNULL: case OP_NONNULL: {
         uint32_t jmp = m->code[k + 1]; /* the verifier's rule: a conditional's next word is a JMP */
         uint32_t t = (uint32_t)((int64_t)k + 2 + GET_sJ(jmp));
-        vc_flush(mc, mc->live[t]); /* the block ends on the taken side */
+        rc_flush(&mc->rc, mc->live[t]); /* the block ends on the taken side */
         bool imm_form = op == OP_ISNULL || op == OP_NONNULL || (op >= OP_EQI && op <= OP_GTI);
         x64_reg ra = vc_operand(mc, a, true), rb = imm_form ? X64_NOREG : vc_operand(mc, b, true);
         if (imm_form) {
@@ -1326,16 +1120,16 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
         if (!kinds[k + 1])
             return 2; /* the JMP is the conditional's: not taken, go on two words on */
         /* something else jumps to the JMP: the fall-through is a block end too */
-        vc_flush(mc, mc->live[k + 2]);
+        rc_flush(&mc->rc, mc->live[k + 2]);
         x64_jmp(as, &mc->at[k + 2]);
         mc->reach = false;
         break;
     }
     case OP_ALEN: {
         array_of(mc, k, b);
-        uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+        uint32_t slot = rc_take(&mc->rc, UINT32_MAX, UINT32_MAX, RC_NONE);
         x64_movsxd_rm(as, VC_REGS[slot], x64_at(X64_RAX, (int32_t)offsetof(vm_obj, length)));
-        vc_def(mc, a, slot, false);
+        rc_def(&mc->rc, a, slot, false);
         break;
     }
     case OP_BALOAD: array_load(mc, k, a, b, c, 0, ELEM_BYTE); break;
@@ -1356,9 +1150,9 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_STBE32: view_store(mc, k, a, b, c, 4, true); break;
     case OP_GETF: {
         array_of(mc, k, b); /* the record: null leaves */
-        uint32_t slot = vc_take(mc, UINT32_MAX, UINT32_MAX);
+        uint32_t slot = rc_take(&mc->rc, UINT32_MAX, UINT32_MAX, RC_NONE);
         x64_mov_rm(as, VC_REGS[slot], field(c));
-        vc_def(mc, a, slot, false);
+        rc_def(&mc->rc, a, slot, false);
         break;
     }
     case OP_PUTF:
@@ -1474,10 +1268,15 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
             x64_label_init(&mc.at[k]);
         for (uint32_t k = 0; k < m->ncode; k++)
             x64_label_init(&mc.leave[k]);
-        memset(mc.vc_slot, -1, sizeof mc.vc_slot);
-        for (uint32_t r = 0; r < m->nregs; r++)
-            if (vm_type_is_ref(m->regtypes[r]))
-                mc.refs[r >> 6] |= 1ull << (r & 63);
+        rc_reset(&mc.rc, m);
+        mc.rc.nslots = VC_N;
+        mc.rc.maxc = VC_MAXC;
+        mc.rc.store = rc_store_x64;
+        mc.rc.load = rc_load_x64;
+        mc.rc.copy = rc_copy_x64;
+        mc.rc.widen = rc_widen_x64;
+        mc.rc.ctx = &mc;
+        mc.rc.out = mc.out;
         prologue(as, vm, m);
         mc.reach = true;
         for (uint32_t k = 0; k < m->ncode;) {
@@ -1487,16 +1286,16 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
                 /* a block starts: entered from elsewhere, the registers hold nothing known; the
                    fall-through into it writes back what is live here */
                 if (mc.reach)
-                    vc_flush(&mc, mc.live[k]);
-                vc_forget(&mc);
+                    rc_flush(&mc.rc, mc.live[k]);
+                rc_forget(&mc.rc);
             } else if (!mc.reach) {
-                vc_forget(&mc);
+                rc_forget(&mc.rc);
             }
             x64_bind(as, &mc.at[k]);
             entry_of[k] = x64_asm_pc(as);
             if (!cached) { /* it reads the window, or calls what may */
-                vc_flush(&mc, NULL);
-                vc_forget(&mc);
+                rc_flush(&mc.rc, NULL);
+                rc_forget(&mc.rc);
             }
             /* the registers live after the word: its successors' */
             memset(mc.out, 0, sizeof mc.out);
@@ -1517,9 +1316,9 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
             } else if (fl & VM_OPF_NOFALL)
                 mc.reach = false;
             if (cached)
-                vc_drop_dead(&mc, mc.out);
+                rc_drop_dead(&mc.rc, mc.out);
             else
-                vc_forget(&mc);
+                rc_forget(&mc.rc);
             k += n;
         }
         x64_bind(as, &mc.at[m->ncode]); /* never reached: the last word never falls through */

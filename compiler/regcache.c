@@ -1,0 +1,216 @@
+/*
+ * compiler/regcache.c — the register cache's books (regcache.h): which bytecode register is in
+ * which slot, dirty or not, narrow or not; the code is the architecture's callbacks'.
+ */
+#include "regcache.h"
+
+#include <string.h>
+
+void rc_reset(regcache *c, const vm_method *m)
+{
+    memset(c->refs, 0, sizeof c->refs);
+    memset(c->slot, -1, sizeof c->slot);
+    memset(c->dirty, 0, sizeof c->dirty);
+    memset(c->nrefs, 0, sizeof c->nrefs);
+    memset(c->narrow, 0, sizeof c->narrow);
+    memset(c->used, 0, sizeof c->used);
+    c->n = 0;
+    c->tick = 0;
+    for (uint32_t r = 0; r < m->nregs; r++)
+        if (vm_type_is_ref(m->regtypes[r]))
+            c->refs[r >> 6] |= 1ull << (r & 63);
+}
+
+void rc_unbind(regcache *c, uint32_t reg)
+{
+    int s = c->slot[reg];
+    if (s < 0)
+        return;
+    c->nrefs[s]--;
+    c->slot[reg] = -1;
+    c->dirty[reg] = 0;
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->list[i] == reg) {
+            c->list[i] = c->list[--c->n];
+            break;
+        }
+}
+
+void rc_widen(regcache *c, uint32_t slot)
+{
+    if (c->narrow[slot]) {
+        c->widen(c->ctx, slot);
+        c->narrow[slot] = 0;
+    }
+}
+
+void rc_write_back(regcache *c, uint32_t reg)
+{
+    uint32_t s = (uint32_t)c->slot[reg];
+    rc_widen(c, s);
+    c->store(c->ctx, reg, s);
+    c->dirty[reg] = 0;
+}
+
+void rc_flush(regcache *c, const uint64_t *live)
+{
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint32_t r = c->list[i];
+        if (c->dirty[r] && (!live || rc_has(live, r) || rc_has(c->refs, r)))
+            rc_write_back(c, r);
+    }
+}
+
+void rc_forget(regcache *c)
+{
+    while (c->n)
+        rc_unbind(c, c->list[c->n - 1]);
+}
+
+void rc_drop_dead(regcache *c, const uint64_t *live)
+{
+    for (uint32_t i = c->n; i-- > 0;) {
+        uint32_t r = c->list[i];
+        if (rc_has(live, r))
+            continue;
+        if (c->dirty[r] && rc_has(c->refs, r))
+            rc_write_back(c, r);
+        rc_unbind(c, r);
+    }
+}
+
+/* empty slot: its registers written back where dirty, then forgotten */
+static void evict(regcache *c, uint32_t slot)
+{
+    for (uint32_t i = c->n; i-- > 0;) {
+        uint32_t r = c->list[i];
+        if (c->slot[r] == (int8_t)slot) {
+            if (c->dirty[r])
+                rc_write_back(c, r);
+            rc_unbind(c, r);
+        }
+    }
+}
+
+bool rc_holds(const regcache *c, uint32_t slot, uint32_t reg)
+{
+    return reg < VM_MAX_REGS && c->slot[reg] == (int8_t)slot;
+}
+
+uint32_t rc_take(regcache *c, uint32_t keep1, uint32_t keep2, uint32_t keep3)
+{
+    bool dirty[RC_MAX_SLOTS] = {false};
+    for (uint32_t i = 0; i < c->n; i++)
+        dirty[c->slot[c->list[i]]] |= c->dirty[c->list[i]];
+    uint32_t best = 0;
+    uint64_t best_score = UINT64_MAX;
+    for (uint32_t s = 0; s < c->nslots; s++) {
+        if (rc_holds(c, s, keep1) || rc_holds(c, s, keep2) || rc_holds(c, s, keep3))
+            continue;
+        if (c->nrefs[s] == 0) {
+            best = s;
+            break;
+        }
+        uint64_t score = ((uint64_t)dirty[s] << 32) | c->used[s];
+        if (score < best_score) {
+            best = s;
+            best_score = score;
+        }
+    }
+    /* three operands kept leave a slot when there are four: best is always found */
+    evict(c, best);
+    c->narrow[best] = 0;
+    c->used[best] = ++c->tick;
+    return best;
+}
+
+void rc_bind(regcache *c, uint32_t reg, uint32_t slot, bool dirty)
+{
+    rc_unbind(c, reg);
+    if (c->n == c->maxc) { /* slots shared by many registers: make room */
+        uint32_t i = 0;
+        while (i < c->n && c->slot[c->list[i]] == (int8_t)slot)
+            i++;
+        if (i < c->n) {
+            evict(c, (uint32_t)c->slot[c->list[i]]);
+        } else { /* every cached register shares slot (renames): one alias leaves the cache */
+            uint32_t r = c->list[0];
+            if (c->dirty[r])
+                rc_write_back(c, r);
+            rc_unbind(c, r);
+        }
+    }
+    c->slot[reg] = (int8_t)slot;
+    c->dirty[reg] = dirty;
+    c->list[c->n++] = (uint8_t)reg;
+    c->nrefs[slot]++;
+    c->used[slot] = ++c->tick;
+}
+
+void rc_def(regcache *c, uint32_t reg, uint32_t slot, bool narrow)
+{
+    rc_bind(c, reg, slot, true);
+    c->narrow[slot] = narrow;
+}
+
+int rc_operand(regcache *c, uint32_t reg, bool wide)
+{
+    int s = c->slot[reg];
+    if (s < 0)
+        return -1;
+    if (wide)
+        rc_widen(c, (uint32_t)s);
+    c->used[s] = ++c->tick;
+    return s;
+}
+
+bool rc_is_narrow(const regcache *c, uint32_t reg)
+{
+    return c->slot[reg] >= 0 && c->narrow[c->slot[reg]];
+}
+
+bool rc_in_place(const regcache *c, uint32_t a, uint32_t r)
+{
+    int s = c->slot[r];
+    return s >= 0 && c->nrefs[s] == 1 && (a == r || !rc_has(c->out, r));
+}
+
+uint32_t rc_dest(regcache *c, uint32_t a, uint32_t src, bool wide, uint32_t keep1, uint32_t keep2)
+{
+    int s = c->slot[src];
+    if (rc_in_place(c, a, src) && !rc_holds(c, (uint32_t)s, keep1) && !rc_holds(c, (uint32_t)s, keep2)) {
+        bool narrow = c->narrow[s] && !wide;
+        if (wide)
+            rc_widen(c, (uint32_t)s);
+        rc_unbind(c, src); /* its value is dead here, or a's old one */
+        c->narrow[s] = narrow;
+        return (uint32_t)s;
+    }
+    uint32_t t = rc_take(c, src, keep1, keep2);
+    if (s < 0) {
+        c->load(c->ctx, t, src);
+    } else if (c->narrow[s] && wide) {
+        c->copy(c->ctx, t, (uint32_t)s, true);
+    } else {
+        c->copy(c->ctx, t, (uint32_t)s, false);
+        c->narrow[t] = c->narrow[s];
+    }
+    if (s >= 0)
+        c->used[s] = ++c->tick;
+    return t;
+}
+
+uint32_t rc_dirty(const regcache *c, uint8_t *reg, uint8_t *slot, uint8_t *narrow)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint32_t r = c->list[i];
+        if (!c->dirty[r])
+            continue;
+        reg[n] = (uint8_t)r;
+        slot[n] = (uint8_t)c->slot[r];
+        narrow[n] = c->narrow[c->slot[r]];
+        n++;
+    }
+    return n;
+}
