@@ -183,9 +183,9 @@ void tu_run_cli(const tu_cli_run *run, int status, int out_mode, const char *out
 
 /* The launcher's texts the CLI tests expect (MVM_VERSION: meson.build's version). */
 #define TU_FATAL_TAIL "Error: Could not create the minivm.\nError: A fatal exception has occurred. Program will exit.\n"
-/* the VM's mode as HotSpot names it: mixed where the build has a compiler (x86-64 today,
+/* the VM's mode as HotSpot names it: mixed where the build has a compiler (x86-64 and AArch64,
    docs/compiler.md), interpreted elsewhere and under -Xint (TU_VERSION_MODE) */
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 #define TU_DEFAULT_MODE "mixed mode"
 #else
 #define TU_DEFAULT_MODE "interpreted mode"
