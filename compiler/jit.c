@@ -16,8 +16,11 @@
 #include "flags.h" /* vm_warning */
 #include "jit_arch.h"
 
+/* Every architecture's templates are built on every host, so code can be compiled and printed
+   anywhere (-XX:EmulateCPU's what-if mode); the host's, when it has some, also run. */
+extern const jit_arch x64_jit_arch, a64_jit_arch;
+static const jit_arch *const all_archs[] = {&x64_jit_arch, &a64_jit_arch};
 #ifdef MVM_JIT_ARCH
-extern const jit_arch MVM_JIT_ARCH;
 static const jit_arch *const host_arch = &MVM_JIT_ARCH;
 #else
 static const jit_arch *const host_arch = NULL;
@@ -35,12 +38,21 @@ typedef struct jit {
     uint32_t next_id;       /* PrintCompilation's compile ids, from 1 */
     struct stub_disasm *disasm; /* PrintAssembly's, opened at its first use */
     bool disasm_tried;
+    bool what_if;           /* another architecture's templates: compiled and printed, never run */
 } jit;
 
 static const vm_jit_hooks hooks;
 
 bool jit_available(void) { return host_arch != NULL; }
 const char *jit_arch_name(void) { return host_arch ? host_arch->name : NULL; }
+
+static const jit_arch *arch_named(const char *name)
+{
+    for (size_t i = 0; i < sizeof all_archs / sizeof all_archs[0]; i++)
+        if (strcmp(all_archs[i]->name, name) == 0)
+            return all_archs[i];
+    return NULL;
+}
 
 static double now_ns(void)
 {
@@ -205,18 +217,22 @@ static const void *const *compile(vm_t *vm, const vm_method *m)
         vm_warning("%s is not compiled: %s", m->qname, err);
         goto done;
     }
-    for (uint32_t k = 0; k < m->ncode; k++)
-        if (kinds[k] && offset_of[k] != SIZE_MAX)
-            entry[k] = mark->start + offset_of[k];
-    vm->jitm[m->index].jit_entry = mark->start; /* the clearing prologue: offset 0 (the templates') */
+    if (!j->what_if) {
+        for (uint32_t k = 0; k < m->ncode; k++)
+            if (kinds[k] && offset_of[k] != SIZE_MAX)
+                entry[k] = mark->start + offset_of[k];
+        vm->jitm[m->index].jit_entry = mark->start; /* the clearing prologue: offset 0 (the templates') */
+    }
     j->stats.compiled++;
     j->stats.code_bytes += size;
     j->stats.bytecode_bytes += code_bytes(m);
     if (j->opt.print_assembly || (j->opt.commands && compile_commands_has(j->opt.commands, CC_PRINT,
                                                                            m->module->name, m->name)))
         print_assembly(j, vm->prog, m, id, mark, offset_of);
-    result = entry;
-    entry = NULL;
+    if (!j->what_if) { /* what-if code is printed, never entered: the interpreter goes on */
+        result = entry;
+        entry = NULL;
+    }
 done:
     free(kinds);
     free(offset_of);
@@ -246,8 +262,9 @@ static const vm_jit_hooks hooks = {.compile = compile, .release = release};
 
 bool jit_attach(vm_t *vm, const jit_options *o, char *err, size_t errlen)
 {
-    if (!host_arch) {
-        snprintf(err, errlen, "this build has no compiler for this host's architecture");
+    const jit_arch *arch = o->target ? arch_named(o->target) : host_arch;
+    if (!arch) {
+        snprintf(err, errlen, "this build has no compiler for %s", o->target ? o->target : "this host's architecture");
         return false;
     }
     jit *j = calloc(1, sizeof *j);
@@ -261,7 +278,8 @@ bool jit_attach(vm_t *vm, const jit_options *o, char *err, size_t errlen)
     j->opt = *o;
     if (j->opt.start_ns == 0)
         j->opt.start_ns = now_ns();
-    j->arch = host_arch;
+    j->arch = arch;
+    j->what_if = arch != host_arch;
     /* one segment per compiled method, and the trampoline's */
     int max_marks = vm->prog->nmethods + 1 > (uint32_t)INT32_MAX / 2 ? INT32_MAX / 2 : (int)vm->prog->nmethods + 1;
     if (!codecache_init_segments(&j->cc, JIT_CODE_CACHE_BYTES, max_marks, err, errlen)) {
@@ -269,6 +287,17 @@ bool jit_attach(vm_t *vm, const jit_options *o, char *err, size_t errlen)
         free(jitm);
         return false;
     }
+    vm->jitm = jitm;
+    vm->jit = j;
+    vm->jit_hooks = &hooks;
+    vm->compile_threshold = o->threshold;
+    if (j->what_if) { /* no trampoline: nothing compiled is entered */
+        vm->jit_osr = false;
+        return true;
+    }
+    vm->jit = NULL;
+    vm->jitm = NULL;
+    vm->jit_hooks = NULL;
     size_t cap = 4096, size = 0, exit_offset = 0;
     uint8_t *code = codecache_begin_segment(&j->cc, cap, err, errlen);
     size_t entry = code ? j->arch->trampoline(code, cap, &exit_offset, &size, err, errlen) : SIZE_MAX;

@@ -24,6 +24,9 @@ typedef struct jit_options {
     const compile_commands *commands; /* CompileCommand's (NULL: none); must outlive the VM */
     FILE *out;              /* where the lines go; NULL: stdout (HotSpot's tty) */
     double start_ns;        /* PrintCompilation's times count from this CLOCK_MONOTONIC time; 0: now */
+    const char *target;     /* the templates' architecture ("x86_64", "aarch64"); NULL: the host's.
+                               Another than the host's (-XX:EmulateCPU's what-if mode): methods are
+                               compiled and printed as the policy says, and the interpreter runs them */
 } jit_options;
 
 /* The level minivm's compiled methods have in HotSpot's numbering: 1, C1 without profiling. */
@@ -35,7 +38,7 @@ bool jit_available(void);
 const char *jit_arch_name(void);
 
 /* Attach the compiler to vm: from now on its methods are counted and compiled. False (why in
-   err) when this host has no templates or the code cache cannot be reserved. */
+   err) when there are no templates for the target or the code cache cannot be reserved. */
 bool jit_attach(vm_t *vm, const jit_options *o, char *err, size_t errlen);
 
 /* What the compiler did, for tests and CITime. */

@@ -191,8 +191,12 @@ static int run_vm(const mvm_args *a, const compile_commands *commands, int *writ
         return 1;
     }
     /* the compiler tier: -Xint (UseCompiler off) and TieredStopAtLevel=0 interpret alone; a
-       host without templates too (docs/compiler.md) */
-    if (FLAG(UseCompiler) && FLAG(TieredStopAtLevel) > 0 && jit_available()) {
+       host without templates too (docs/compiler.md). With a CPU of another architecture
+       (-XX:EmulateCPU, what-if mode) its templates compile and print, and the interpreter runs. */
+    const char *target = flags_arch() == flags_host_arch() ? NULL
+                         : flags_arch() == FLAG_ARCH_AARCH64 ? "aarch64"
+                                                             : "x86_64";
+    if (FLAG(UseCompiler) && FLAG(TieredStopAtLevel) > 0 && (jit_available() || target)) {
         jit_options jo = {
             .threshold = FLAG(UseInterpreter) ? FLAG(CompileThreshold) : 0,
             .osr = FLAG(UseOnStackReplacement),
@@ -200,6 +204,7 @@ static int run_vm(const mvm_args *a, const compile_commands *commands, int *writ
             .tiered = FLAG(TieredCompilation),
             .print_assembly = FLAG(PrintAssembly),
             .commands = commands,
+            .target = target,
         };
         if (!jit_attach(vm, &jo, err, sizeof err)) {
             fprintf(stderr, "Error occurred during initialization of VM\n%s\n", err);

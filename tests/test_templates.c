@@ -1,6 +1,8 @@
 /*
- * tests/test_templates_x86_64.c — the compiler tier's x86-64 templates against the
- * interpreter, suite 'unit' (x86-64 hosts; elsewhere skipped).
+ * tests/test_templates.c — an architecture's compiler templates against the interpreter, suite
+ * 'unit': built once per architecture (TEMPLATES_ARCH, its jit_arch: templates_x86_64 and
+ * templates_aarch64), each run where the host executes that architecture's code (natively or
+ * under QEMU), skipped elsewhere.
  *
  * Each row is one instruction. It is put in a method f(x, y, z, w) twice: once on the
  * parameters themselves (registers r0..r3) and once on registers at the window's far end
@@ -24,8 +26,11 @@
 #include "codecache.h"
 #include "compiler.h"
 #include "opcodes.h"
-#include "templates_x86_64.h"
+#include "jit_arch.h"
 #include "testutil.h"
+
+extern const jit_arch TEMPLATES_ARCH;
+static const jit_arch *const arch = &TEMPLATES_ARCH;
 
 typedef struct row {
     const char *insn; /* on x, y, z, w (long), or a (long[]), b (int[]), c (byte[]), i, v, p (P) */
@@ -137,11 +142,10 @@ static void jit_open(jit *j, vm_t *vm)
     assert_true(codecache_init_segments(&j->cc, 1 << 20, 64, err, sizeof err));
     uint8_t *code = codecache_begin_segment(&j->cc, 4096, err, sizeof err);
     assert_non_null(code);
-    x64_asm as;
-    x64_asm_init(&as, code, 4096);
-    size_t exit_offset, entry = x64_jit_trampoline(&as, &exit_offset);
-    assert_false(x64_asm_failed(&as));
-    const stub_mark *m = codecache_end_segment(&j->cc, "jit_enter", entry, x64_asm_pc(&as), err, sizeof err);
+    size_t exit_offset, size, entry = arch->trampoline(code, 4096, &exit_offset, &size, err, sizeof err);
+    if (entry == SIZE_MAX)
+        fail_msg("no trampoline: %s", err);
+    const stub_mark *m = codecache_end_segment(&j->cc, "jit_enter", entry, size, err, sizeof err);
     assert_non_null(m);
     j->enter = (jit_enter_fn)(uintptr_t)m->entry; /* object to function pointer: POSIX */
     j->ctx = (jit_ctx){.exit = m->start + exit_offset, .vm = vm};
@@ -157,12 +161,10 @@ static const uint8_t *jit_compile(jit *j, const vm_method *m)
     jit_entry_points(m, kinds);
     uint8_t *code = codecache_begin_segment(&j->cc, 1 << 16, err, sizeof err);
     assert_non_null(code);
-    x64_asm as;
-    x64_asm_init(&as, code, 1 << 16);
-    as.cb.fatal = false;
-    if (!x64_jit_method(&as, j->ctx.vm, m, kinds, NULL, entry_of))
-        fail_msg("%s not compiled: %s", m->qname, as.cb.errmsg);
-    const stub_mark *sm = codecache_end_segment(&j->cc, m->qname, entry_of[0], x64_asm_pc(&as), err, sizeof err);
+    size_t size;
+    if (!arch->method(code, 1 << 16, j->ctx.vm, m, kinds, NULL, entry_of, &size, err, sizeof err))
+        fail_msg("%s not compiled: %s", m->qname, err);
+    const stub_mark *sm = codecache_end_segment(&j->cc, m->qname, entry_of[0], size, err, sizeof err);
     assert_non_null(sm);
     return sm->entry;
 }
@@ -273,10 +275,10 @@ static void templates_agree_with_the_interpreter(void **state)
 
 int main(void)
 {
-#if !defined(__x86_64__)
-    puts("templates_x86_64: skipped, the host cannot run x86-64 code");
-    return 77; /* Meson's skip: never a silent pass */
-#endif
+    if (strcmp(arch->name, TEMPLATES_HOST) != 0) {
+        printf("templates_%s: skipped, the host (%s) cannot run %s code\n", arch->name, TEMPLATES_HOST, arch->name);
+        return 77; /* Meson's skip: never a silent pass */
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(templates_agree_with_the_interpreter),
     };
