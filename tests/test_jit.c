@@ -875,6 +875,35 @@ static void print_assembly(void **state)
     tu_result_free(&r);
 }
 
+/* What-if compilation: with -XX:EmulateCPU naming a CPU of the other architecture, the compiler
+   compiles for it and PrintAssembly prints that code (decoded by LLVM where the build has it),
+   while the interpreter runs the program: its output and status are -Xint's */
+static void print_assembly_what_if(void **state)
+{
+    (void)state;
+    skip_without_compiler();
+    bool x86 = strcmp(jit_arch_name(), "x86_64") == 0;
+    const char *other = x86 ? "-XX:EmulateCPU=neoverse-n1" : "-XX:EmulateCPU=zen3";
+    const char *prog = tu_temp_file("T.mva", mixed_src, sizeof mixed_src - 1);
+    const char *x[] = {"-Xint", prog, NULL};
+    tu_result want = tu_run(x, NULL, 60);
+    const char *a[] = {"-XX:+UnlockDiagnosticVMOptions", other, "-Xcomp", "-XX:-Inline", "-XX:+PrintAssembly", prog, NULL};
+    tu_result r = tu_run(a, NULL, 60);
+    tu_expect_status(&r, want.status);
+    tu_expect_text("stdout", r.out, PREFIX, "Compiled method (minivm)    1 1       T::main (48 bytes)\n [0x");
+    tu_expect_text("stdout", r.out, CONTAINS, "Compiled method (minivm)    3 1       T::leaf (8 bytes)\n");
+    tu_expect_text("stdout", r.out, CONTAINS, "  ;; 0: laload v, a, i\n0x0000:  ");
+    if (x86) /* LLVM's AArch64 text: a load from the window (x19) */
+        tu_expect_text("stdout", r.out, CONTAINS, ", [x19");
+    else /* four-byte AArch64 words are not what the x86-64 code has: its REX.W prefixes */
+        tu_expect_text("stdout", r.out, CONTAINS, "  48 ");
+    /* the program's own output, the interpreter's: what -Xint printed, after the code */
+    tu_expect_text("stdout", r.out, CONTAINS, want.out);
+    tu_expect_text("stderr", r.err, CONTAINS, want.err);
+    tu_result_free(&r);
+    tu_result_free(&want);
+}
+
 /* CITime: HotSpot's accumulated lines, the methods and bytecodes compiled */
 static void ci_time(void **state)
 {
@@ -1139,6 +1168,7 @@ int main(void)
     TU_ADD_TEST(&g, osr_enters_a_running_loop);
     TU_ADD_TEST(&g, print_compilation);
     TU_ADD_TEST(&g, print_assembly);
+    TU_ADD_TEST(&g, print_assembly_what_if);
     TU_ADD_TEST(&g, ci_time);
     TU_ADD_TABLE(&g, text_cases, text_case_run);
     TU_ADD_TABLE(&g, flags_cases, flags_case_run);

@@ -955,7 +955,7 @@ static void fi_gen_method(fi_gen *g, int mi)
         m->ret = FT_LONG;
         m->budget = FI_BUDGET_MAIN - FI_RESERVE;
     } else {
-        snprintf(m->name, sizeof m->name, "f%d", mi);
+        snprintf(m->name, sizeof m->name, "f%d", mi % 100000); /* mi < FI_MAX_METHODS: the bound is for GCC */
         unsigned sig = fi_byte(g);
         static const uint8_t rets[3] = {FT_LONG, FT_INT, FT_VOID};
         m->ret = rets[sig % 3];
