@@ -197,6 +197,10 @@ def make_parser():
     p.add_argument("--count", action="store_true",
                    help="with --qemu-cpu, instead: retired guest instructions of one SHA3-256 digest of 16 KiB "
                         "per configuration, from QEMU's execution log (deterministic)")
+    p.add_argument("--glue", action="store_true",
+                   help="with --qemu-cpu, instead: AArch64 instructions per digest (-p digesterName, -p length) in "
+                        "the stubs and outside them, from QEMU's execution log (deterministic); --config adds "
+                        "configurations")
     p.add_argument("--callgrind", action="store_true",
                    help="instead: x86-64 instructions per digest (-p digesterName, -p length) in the stubs and "
                         "outside them, by valgrind's callgrind (deterministic); --config adds configurations")
@@ -289,7 +293,8 @@ def parse_args(argv):
             p.error(f"-rff {shown(a.rff)}: its directory {shown(where)} does not exist or is not writable")
     if a.rff:
         other = [o for o, on in (("--select", a.select is not None), ("--file", a.file is not None),
-                                 ("--count", a.count), ("--mca", a.mca), ("--policy-row", a.policy_row),
+                                 ("--count", a.count), ("--glue", a.glue), ("--mca", a.mca),
+                                 ("--policy-row", a.policy_row),
                                  ("--callgrind", a.callgrind), ("--report", a.report), ("-l", a.l)) if on]
         if other:
             p.error(f"-rff {shown(a.rff)}: {other[0]} writes no result file (-rff is the matrix's)")
@@ -442,6 +447,10 @@ def run(args, argv):
         return select_mode(args)
     if args.count:
         return count_mode(args)
+    if args.glue:
+        from mdbench.qemu import glue_mode
+        glue_mode(args)
+        return 0
     if args.callgrind:
         from mdbench.callgrind import callgrind_mode
         return callgrind_mode(args)

@@ -569,6 +569,12 @@ def _(g):
     return [rd, off], 'adr %s, #%d' % (gpr(rd), off)
 
 
+
+@form('ldr_lit_off')
+def _(g):
+    rt, off = g.xz(), g.imm(-(1 << 20), (1 << 20) - 4, 4)
+    return [rt, off], 'ldr %s, #%d' % (gpr(rt), off)
+
 if __name__ == '__main__':
     golden_gen.main('tests/gen_a64_goldens.py', __doc__, SEED, CASES_PER_FORM, cases, assemble, write,
                     'form<TAB>operands of the C encoder call<TAB>llvm-mc word<TAB>assembly', 'A64')

@@ -127,6 +127,7 @@
     X(csneg,         5, a64_csneg(as, W(0), R(1), R(2), R(3), (a64_cond)a[4])) \
     X(cset,          3, a64_cset(as, W(0), R(1), (a64_cond)a[2]))             \
     X(adr_off,       2, a64_adr_off(as, R(0), a[1]))                          \
+    X(ldr_lit_off,   2, a64_ldr_lit_off(as, R(0), a[1]))                      \
     X(ld1,           4, a64_ld1(as, I(0), V(1), T(2), R(3)))                  \
     X(ld1_post,      5, a64_ld1_post(as, I(0), V(1), T(2), R(3), a[4]))       \
     X(ld1_post_reg,  5, a64_ld1_post_reg(as, I(0), V(1), T(2), R(3), R(4)))   \
@@ -229,7 +230,8 @@ static size_t encoding(const char *field, uint8_t *want, size_t cap)
 /* buffer and label plumbing is tested below, not by goldens; the label branches' _off twins
    carry their goldens */
 static const char *const unexercised[] = {"a64_asm_init(", "a64_emit(", "a64_bind(", "a64_b(",   "a64_b_cond(",
-                                          "a64_cbz(",      "a64_cbnz(", "a64_tbz(",  "a64_tbnz(", "a64_adr(", NULL};
+                                          "a64_cbz(",      "a64_cbnz(", "a64_tbz(",  "a64_tbnz(", "a64_adr(", "a64_ldr_lit(",
+                                          NULL};
 
 static const golden_arch a64 = {"a64_", "-triple=aarch64 -mattr=+sha3", "//", 4, forms, NFORMS, unexercised, false,
                                 encode, encoding};
@@ -368,6 +370,8 @@ static void test_refusals(void **state)
     REFUSED(a64_b_cond_off(as, A64_EQ, 1 << 20), "imm19")
     REFUSED(a64_adr_off(as, A64_R0, 1 << 20), "immhi")
     REFUSED(a64_adr_off(as, A64_R0, -(1 << 20) - 1), "immhi")
+    REFUSED(a64_ldr_lit_off(as, A64_R0, 1 << 20), "imm19")
+    REFUSED(a64_ldr_lit_off(as, A64_R0, 2), "multiple of 4")
     REFUSED(a64_tbz_off(as, A64_R0, 64, 0), "bit")
     REFUSED(a64_tbz_off(as, A64_R0, 3, 1 << 15), "imm14")
     REFUSED(a64_ld1(as, 5, A64_V0, A64_T2D, A64_R0), "count")
@@ -437,7 +441,8 @@ static void test_labels(void **state)
         if (code[k] != want[k])
             fail_msg("word %d: 0x%08x, want 0x%08x", k, code[k], want[k]);
 
-    /* adr of a label, forward (patched when bound) and backward, as adr of the offset */
+    /* adr and ldr (literal) of a label, forward (patched when bound) and backward, as the
+       offset forms */
     a64_asm_init(&as, code, 16);
     a64_asm_init(&ref, want, 16);
     as.cb.fatal = ref.cb.fatal = false;
@@ -445,15 +450,19 @@ static void test_labels(void **state)
     a64_label_init(&back);
     a64_label_init(&ahead);
     a64_bind(&as, &back);
-    a64_adr(&as, A64_R9, &ahead);                     /* 0: forward +12 */
+    a64_adr(&as, A64_R9, &ahead);                     /* 0: forward +20 */
     a64_adr(&as, A64_R10, &back);                     /* 1: backward -4 */
-    a64_ret(&as, A64_RLR);                            /* 2 */
-    a64_bind(&as, &ahead);                            /* 3 */
-    a64_adr_off(&ref, A64_R9, 12);
+    a64_ldr_lit(&as, A64_R11, &ahead);                /* 2: forward +8 */
+    a64_ldr_lit(&as, A64_R12, &back);                 /* 3: backward -12 */
+    a64_ret(&as, A64_RLR);                            /* 4 */
+    a64_bind(&as, &ahead);                            /* 5 */
+    a64_adr_off(&ref, A64_R9, 20);
     a64_adr_off(&ref, A64_R10, -4);
+    a64_ldr_lit_off(&ref, A64_R11, 12);
+    a64_ldr_lit_off(&ref, A64_R12, -12);
     a64_ret(&ref, A64_RLR);
     assert_false(as.cb.failed);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 5; k++)
         if (code[k] != want[k])
             fail_msg("adr word %d: 0x%08x, want 0x%08x", k, code[k], want[k]);
 

@@ -29,6 +29,43 @@ def count_log(lines):
     return count
 
 
+def count_log_by_block(lines):
+    """As count_log, per translated block: {the block's first pc: guest instructions it ran}."""
+    blocks, ran, start, length = {}, {}, None, 0
+    for line in lines:
+        if line.startswith("Trace "):
+            pc = int(line[line.index("[") + 1:].split("/")[1], 16)
+            ran[pc] = ran.get(pc, 0) + blocks.get(pc, 0)
+        elif line.startswith("IN:"):
+            start, length = None, 0
+        elif line.startswith("0x"):
+            if start is None:
+                start = int(line.split(":", 1)[0], 16)
+            length += 1
+        elif not line.strip() and start is not None:
+            blocks[start], start = length, None
+    return ran
+
+
+def guest_instructions_by_block(argv):
+    """({block pc: retired guest instructions}, standard output) of one QEMU user-mode run. The
+    output goes to a file while the log is read: a pipe would fill (PrintStubCode) and stall QEMU."""
+    import tempfile
+
+    with tempfile.TemporaryFile(mode="w+", errors="replace") as out:
+        proc = subprocess.Popen(argv[:1] + ["-d", "in_asm,exec,nochain"] + argv[1:], stdout=out,
+                                stderr=subprocess.PIPE, text=True, errors="replace")
+        try:
+            ran = count_log_by_block(proc.stderr)
+        except BaseException:  # Ctrl-C: QEMU ends with the runner
+            stop(proc)
+            raise
+        if proc.wait() != 0:
+            sys.exit(f"bench --glue: {' '.join(argv)} failed")
+        out.seek(0)
+        return ran, out.read()
+
+
 def guest_instructions(argv):
     """Retired guest instructions of one QEMU user-mode run: QEMU logs each translated block
     (-d in_asm: its instructions) and, with chaining off, every execution of one (-d
@@ -77,9 +114,63 @@ def count_mode(args):
     print(f"Retired guest instructions of one SHA3-256 digest of {size} bytes (examples/digest.mva; a run on "
           f"{size} bytes less a run on an empty file), qemu-aarch64 -cpu {args.qemu_cpu} -d in_asm,exec,nochain; "
           f"deterministic, unlike the times")
-    print(f"{'config':<14} {'instructions':>14} {'per byte':>9} {'vs interpreted':>15} {'start-up':>12}")
+    blocks = size / 136  # SHA3-256's rate: 136-byte blocks
+    print(f"{'config':<14} {'instructions':>14} {'per byte':>9} {'per block':>10} {'vs interpreted':>15} "
+          f"{'vs compiled':>12} {'start-up':>12}")
     interp = next((n for name, n, _ in rows if name == "interpreted"), None)
+    compiled = next((n for name, n, _ in rows if name == "compiled"), None)
     for name, n, startup in rows:
         ratio = f"{interp / n:.2f}x" if interp and n > 0 else "-"
-        print(f"{name:<14} {n:>14,} {n / size:>9.1f} {ratio:>15} {startup:>12,}")
+        # the seeds' "+N%": fewer instructions than the compiled bytecode's is faster
+        over = f"{(compiled / n - 1) * 100:+.0f}%" if compiled and n > 0 else "-"
+        print(f"{name:<14} {n:>14,} {n / size:>9.1f} {n / blocks:>10,.0f} {ratio:>15} {over:>12} {startup:>12,}")
     return 0
+
+
+GLUE_COUNT = 100  # digests counted
+GLUE_WARM = 300   # digests before them: past -XX:CompileThreshold=GLUE_THRESHOLD for what runs once a digest
+GLUE_THRESHOLD = 100
+
+
+def glue_mode(args):
+    """AArch64's --callgrind: guest instructions a digest (-p digesterName, -p length) in the stubs
+    and outside them (the glue: the interpreter, natives, compiled code), under QEMU. DigestLoop.mva
+    runs GLUE_WARM + GLUE_COUNT digests and GLUE_WARM; the difference over GLUE_COUNT is one digest in
+    the steady state. Blocks whose first pc is inside a stub's bounds (as -XX:+PrintStubCode prints
+    them, in the same run) are the stubs'. CompileThreshold is lowered for every configuration so
+    that the warm-up fits QEMU's log (the compiled code is the same: the policy only picks when)."""
+    import re
+    import shlex
+
+    if not args.qemu_cpu:
+        sys.exit("bench: --glue needs --qemu-cpu MODEL (QEMU's execution log is what is counted)")
+    stub_range = re.compile(r"^StubRoutines::\S+ (?:\([\w-]+\) )?\[0x([0-9a-f]+), 0x([0-9a-f]+)\]", re.M)
+    minivm = os.path.join(args.build, "minivm")
+    loop = os.path.join(ROOT, "bench", "DigestLoop.mva")
+    from .common import wrapper
+    base = wrapper(args) + [minivm, "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintStubCode",
+                            f"-XX:CompileThreshold={GLUE_THRESHOLD}"]
+    configs = [("default", [])]
+    for spec in args.config:
+        name, _, options = spec.partition("=")
+        configs.append((name, shlex.split(options)))
+    print(f"AArch64 instructions a digest under qemu-aarch64 -cpu {args.qemu_cpu} (-d in_asm,exec,nochain; "
+          f"bench/DigestLoop.mva {GLUE_WARM + GLUE_COUNT} digests less {GLUE_WARM}, divided by {GLUE_COUNT}, "
+          f"-XX:CompileThreshold={GLUE_THRESHOLD}; deterministic)")
+    print(f"{'config':<12} {'digest':<10} {'length':>6} {'total':>9} {'in stubs':>9} {'outside':>9}")
+    rows = []
+    for cname, opts in configs:
+        for digest in args.params["digesterName"]:
+            for length in args.params["length"]:
+                split = []
+                for n in (GLUE_WARM + GLUE_COUNT, GLUE_WARM):
+                    ran, out = guest_instructions_by_block(base + opts + [loop, str(n), str(length), digest])
+                    ranges = [(int(a, 16), int(b, 16)) for a, b in stub_range.findall(out)]
+                    inside = sum(v for pc, v in ran.items() if any(a <= pc < b for a, b in ranges))
+                    split.append((sum(ran.values()), inside))
+                total = (split[0][0] - split[1][0]) / GLUE_COUNT
+                stubs = (split[0][1] - split[1][1]) / GLUE_COUNT
+                rows.append({"config": cname, "digest": digest, "length": int(length), "total": total,
+                             "in_stubs": stubs, "outside": total - stubs})
+                print(f"{cname:<12} {digest:<10} {length:>6} {total:>9,.0f} {stubs:>9,.0f} {total - stubs:>9,.0f}")
+    return rows

@@ -490,6 +490,15 @@ void a64_b_cond_off(a64_asm *as, a64_cond c, int64_t off)
     END();
 }
 
+/* ldr xt, #off (literal): the 64-bit word at pc + off, off a multiple of 4 within ±1 MiB */
+void a64_ldr_lit_off(a64_asm *as, a64_reg rt, int64_t off)
+{
+    BEGIN("ldr (literal)");
+    int64_t imm19 = branch_words(&i, off);
+    F(0b01011000, 31, 24); SF(imm19, 23, 5); RZR(rt, 0);
+    END();
+}
+
 /* adr rd, #off: off a byte offset from the instruction, -1 MiB..1 MiB - 1 */
 void a64_adr_off(a64_asm *as, a64_reg rd, int64_t off)
 {
@@ -568,6 +577,7 @@ void a64_cbnz(a64_asm *as, a64_width w, a64_reg rt, a64_label *l) { a64_cbnz_off
 void a64_tbz(a64_asm *as, a64_reg rt, int bit, a64_label *l) { a64_tbz_off(as, rt, bit, label_offset(as, l)); }
 void a64_tbnz(a64_asm *as, a64_reg rt, int bit, a64_label *l) { a64_tbnz_off(as, rt, bit, label_offset(as, l)); }
 void a64_adr(a64_asm *as, a64_reg rd, a64_label *l) { a64_adr_off(as, rd, label_offset(as, l)); }
+void a64_ldr_lit(a64_asm *as, a64_reg rt, a64_label *l) { a64_ldr_lit_off(as, rt, label_offset(as, l)); }
 
 /* Re-set the (zero) offset field of the branch at word index at to reach word index target
    (cb is the a64_asm's first member: code_bind passes the buffer it was given). */
@@ -585,6 +595,7 @@ static void patch_branch(code_buffer *cb, size_t at, size_t target)
     else if ((w & 0x7e000000u) == 0x34000000u) { hi = 23; lo = 5; }   /* cbz/cbnz */
     else if ((w & 0x7e000000u) == 0x36000000u) { hi = 18; lo = 5; }   /* tbz/tbnz */
     else if ((w & 0x9f000000u) == 0x10000000u) { hi = 23; lo = 5; }   /* adr: immhi, immlo 0 */
+    else if ((w & 0xff000000u) == 0x58000000u) { hi = 23; lo = 5; }   /* ldr (literal) */
     else return; /* refused when emitted (UDF): nothing to patch */
     a64_insn i = { .as = as, .name = "branch to label", .bits = w, .set = ~field_mask(hi, lo) };
     a64_sf(&i, (int64_t)target - (int64_t)at, hi, lo, "offset");

@@ -279,6 +279,10 @@ void a64_b_off(a64_asm *as, int64_t off);
    compiled code stores) */
 void a64_adr_off(a64_asm *as, a64_reg rd, int64_t off);
 void a64_adr(a64_asm *as, a64_reg rd, a64_label *l);
+/* ldr xt, #off (literal, ±1 MiB, a multiple of 4); a64_ldr_lit: the word at a label (a constant
+   pool's entry) */
+void a64_ldr_lit_off(a64_asm *as, a64_reg rt, int64_t off);
+void a64_ldr_lit(a64_asm *as, a64_reg rt, a64_label *l);
 void a64_b_cond_off(a64_asm *as, a64_cond c, int64_t off);
 void a64_cbz_off(a64_asm *as, a64_width w, a64_reg rt, int64_t off);
 void a64_cbnz_off(a64_asm *as, a64_width w, a64_reg rt, int64_t off);

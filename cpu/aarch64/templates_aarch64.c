@@ -145,6 +145,11 @@ typedef struct leave_stub {
     uint8_t narrow[RC_MAX_CACHED];
 } leave_stub;
 
+typedef struct pool_entry {
+    uint64_t value;
+    a64_label label;
+} pool_entry;
+
 typedef struct method_compile {
     a64_asm *as;
     const vm_t *vm;
@@ -159,6 +164,8 @@ typedef struct method_compile {
     size_t nstubs, capstubs;
     bool reach; /* the code so far falls through to the next word */
     regcache rc;
+    pool_entry *pool; /* the constant pool, after the code: 64-bit words ldr (literal) loads */
+    size_t npool, cappool;
 } method_compile;
 
 static void rc_store_a64(void *ctx, uint32_t reg, uint32_t slot)
@@ -278,6 +285,42 @@ static void leave_with_x0(a64_asm *as)
     a64_ldr(as, T0, RCTX, (int64_t)offsetof(jit_ctx, exit));
     a64_br(as, T0);
 }
+
+/* rd = v, a pointer or any 64-bit constant: movz/movn when one instruction makes it, else one
+   load from the method's constant pool (a64m_mov64 would take up to four) */
+static void constant(method_compile *mc, a64_reg rd, uint64_t v)
+{
+    int halves = 0, ones = 0;
+    for (int h = 0; h < 4; h++) {
+        halves += ((v >> (16 * h)) & 0xffff) != 0;
+        ones += ((v >> (16 * h)) & 0xffff) != 0xffff;
+    }
+    if (halves <= 1 || ones <= 1) {
+        a64m_mov64(mc->as, rd, v);
+        return;
+    }
+    size_t e = 0;
+    while (e < mc->npool && mc->pool[e].value != v)
+        e++;
+    if (e == mc->npool) {
+        if (mc->npool == mc->cappool) {
+            size_t cap = mc->cappool ? 2 * mc->cappool : 16;
+            pool_entry *p = realloc(mc->pool, cap * sizeof *p);
+            if (!p) {
+                code_buffer_fail(&mc->as->cb, "no memory to compile %s", mc->m->qname);
+                return;
+            }
+            mc->pool = p;
+            mc->cappool = cap;
+        }
+        mc->pool[e].value = v;
+        a64_label_init(&mc->pool[e].label);
+        mc->npool++;
+    }
+    a64_ldr_lit(mc->as, rd, &mc->pool[e].label);
+}
+
+static void pointer(method_compile *mc, a64_reg rd, const void *p) { constant(mc, rd, (uint64_t)(uintptr_t)p); }
 
 /* ---- arithmetic ------------------------------------------------------------------------------ */
 
@@ -547,16 +590,16 @@ static void view_store(method_compile *mc, uint32_t k, uint32_t a, uint32_t b, u
 
 static const void *fn_addr(void (*fn)(void)) { return (const void *)(uintptr_t)fn; }
 
-static void call_c(a64_asm *as, const void *fn)
+static void call_c(method_compile *mc, const void *fn)
 {
-    mov_imm(as, T0, (int64_t)(uintptr_t)fn);
-    a64_blr(as, T0);
+    pointer(mc, T0, fn);
+    a64_blr(mc->as, T0);
 }
 
 /* fr->pc = the word after k (the interpreter's savepc before a call, a helper, a native) */
 static void save_pc(method_compile *mc, uint32_t k)
 {
-    mov_imm(mc->as, S0, (int64_t)(uintptr_t)&mc->m->code[k + 1]);
+    pointer(mc, S0, &mc->m->code[k + 1]);
     a64_str(mc->as, S0, RFR, (int64_t)offsetof(vm_frame, pc));
 }
 
@@ -578,7 +621,7 @@ static void call_helper(method_compile *mc, uint32_t k, const void *fn, bool thr
     else
         a64_mov_reg(as, A64_X64, A64_C_RARG1, arg1_src);
     a64_mov_reg(as, A64_X64, A64_C_RARG0, RVM);
-    call_c(as, fn);
+    call_c(mc, fn);
     if (throws) {
         mc->leaves[k] = LEAVE_THROWN;
         a64_cbz(as, A64_X64, A64_R0, &mc->leave[k]);
@@ -598,12 +641,12 @@ static void call_native(method_compile *mc, const vm_method *callee, uint32_t fi
         add_imm(as, A64_C_RARG2, RW, 8 * (int64_t)a);
     else
         a64_add_imm(as, A64_X64, A64_C_RARG2, A64_SP, SCRATCH_SLOT, 0);
-    call_c(as, fn_addr((void (*)(void))callee->native));
+    call_c(mc, fn_addr((void (*)(void))callee->native));
     a64_label ok;
     a64_label_init(&ok);
     a64_cbz(as, A64_W32, A64_R0, &ok); /* an int */
     mem(as, MEM_STRW, A64_R0, RVM, (int64_t)offsetof(vm_t, jit_status));
-    mov_imm(as, S0, (int64_t)(uintptr_t)callee);
+    pointer(mc, S0, callee);
     mem(as, MEM_STR, S0, RVM, (int64_t)offsetof(vm_t, jit_native));
     a64_movz(as, A64_X64, A64_R0, 0, 0);
     leave_with_x0(as);
@@ -727,7 +770,7 @@ static void direct_stub_calls(method_compile *mc, uint32_t k, const vm_method *c
             a64_add_reg(as, A64_X64, A64_C_RARG0, A64_C_RARG0, OFS, A64_LSL, 0);
             if (d[i].pass_block_size)
                 a64_mov_reg(as, A64_W32, A64_C_RARG2, BS);
-            call_c(as, d[i].stub);
+            call_c(mc, d[i].stub);
             if (has_result)
                 store(as, a, A64_ZR);
             a64_b(as, &mc->at[k + 1]);
@@ -763,7 +806,7 @@ static void direct_stub_calls(method_compile *mc, uint32_t k, const vm_method *c
             a64_mov_reg(as, A64_W32, A64_C_RARG2, OFS);
             a64_mov_reg(as, A64_W32, A64_C_RARG3, LIM);
         }
-        call_c(as, d[i].stub);
+        call_c(mc, d[i].stub);
         if (has_result) {
             sxtw(as, A64_R0, A64_R0);
             store(as, a, A64_R0);
@@ -811,13 +854,13 @@ static void call(method_compile *mc, uint32_t k, bool has_result, const vm_metho
         a64_bind(as, &generic);
         /* vm_intrinsic_call(vm, callee, R + first, dst): 1 when the stub ran */
         a64_mov_reg(as, A64_X64, A64_C_RARG0, RVM);
-        mov_imm(as, A64_C_RARG1, (int64_t)(uintptr_t)callee);
+        pointer(mc, A64_C_RARG1, callee);
         add_imm(as, A64_C_RARG2, RW, 8 * (int64_t)first);
         if (has_result)
             add_imm(as, A64_C_RARG3, RW, 8 * (int64_t)a);
         else
             a64_add_imm(as, A64_X64, A64_C_RARG3, A64_SP, SCRATCH_SLOT, 0);
-        call_c(as, fn_addr((void (*)(void))vm_intrinsic_call));
+        call_c(mc, fn_addr((void (*)(void))vm_intrinsic_call));
         a64_cbz(as, A64_W32, A64_R0, &bytecode); /* an int */
         a64_b(as, &mc->at[k + 1]);
         a64_bind(as, &bytecode);
@@ -850,7 +893,7 @@ static void call(method_compile *mc, uint32_t k, bool has_result, const vm_metho
     a64_add_imm(as, A64_W32, NF, NF, 1, 0);
     mem(as, MEM_STRW, NF, RVM, (int64_t)offsetof(vm_t, nframes));
     a64_add_imm(as, A64_X64, RFR, RFR, (int64_t)sizeof(vm_frame), 0);
-    mov_imm(as, S0, (int64_t)(uintptr_t)callee);
+    pointer(mc, S0, callee);
     a64_str(as, S0, RFR, (int64_t)offsetof(vm_frame, m));
     a64_strw(as, IDX, RFR, (int64_t)offsetof(vm_frame, base));
     a64_mov_reg(as, A64_X64, RW, NW);
@@ -858,19 +901,19 @@ static void call(method_compile *mc, uint32_t k, bool has_result, const vm_metho
     a64_label slow, interpreted;
     a64_label_init(&slow);
     a64_label_init(&interpreted);
-    mov_imm(as, S0, (int64_t)(uintptr_t)&mc->vm->jitm[callee->index].jit_entry);
+    pointer(mc, S0, &mc->vm->jitm[callee->index].jit_entry);
     a64_ldr(as, S0, S0, 0);
     a64_cbz(as, A64_X64, S0, &slow);
     a64_br(as, S0);
     a64_bind(as, &slow);
     a64_mov_reg(as, A64_X64, A64_C_RARG0, RVM);
-    mov_imm(as, A64_C_RARG1, (int64_t)(uintptr_t)callee);
+    pointer(mc, A64_C_RARG1, callee);
     a64_mov_reg(as, A64_X64, A64_C_RARG2, RW);
-    call_c(as, fn_addr((void (*)(void))jit_rt_enter_callee));
+    call_c(mc, fn_addr((void (*)(void))jit_rt_enter_callee));
     a64_cbz(as, A64_X64, A64_R0, &interpreted);
     a64_br(as, A64_R0);
     a64_bind(as, &interpreted);
-    mov_imm(as, A64_R0, (int64_t)(uintptr_t)callee->code);
+    pointer(mc, A64_R0, callee->code);
     leave_with_x0(as);
 }
 
@@ -928,7 +971,7 @@ static void call_virtual(method_compile *mc, uint32_t k)
         a64_cbz(as, A64_X64, S0, &slow);
         record_of(as, S1, S0);
         a64_add_imm(as, A64_X64, S1, S1, 1, 0);
-        mov_imm(as, S2, (int64_t)(uintptr_t)ic);
+        pointer(mc, S2, ic);
         a64_ldr(as, S3, S2, (int64_t)offsetof(jit_ic, rec));
         a64_cmp_reg(as, A64_X64, S1, S3, A64_LSL, 0);
         a64_b_cond(as, A64_NE, &slow);
@@ -995,7 +1038,7 @@ static void call_virtual(method_compile *mc, uint32_t k)
         a64_mov_reg(as, A64_X64, A64_C_RARG0, RVM);
         a64_mov_reg(as, A64_X64, A64_C_RARG1, CALLEE);
         a64_mov_reg(as, A64_X64, A64_C_RARG2, RW);
-        call_c(as, fn_addr((void (*)(void))jit_rt_enter_callee));
+        call_c(mc, fn_addr((void (*)(void))jit_rt_enter_callee));
         a64_cbz(as, A64_X64, A64_R0, &leave);
         a64_br(as, A64_R0);
         a64_bind(as, &leave); /* no compiled code: leave at its first word, its frame pushed */
@@ -1009,8 +1052,8 @@ static void call_virtual(method_compile *mc, uint32_t k)
     a64_mov_reg(as, A64_X64, A64_C_RARG2, RW);
     mov_imm(as, A64_C_RARG3, k);
     a64_mov_reg(as, A64_X64, A64_C_RARG4, CONT);
-    mov_imm(as, A64_C_RARG5, (int64_t)(uintptr_t)ic);
-    call_c(as, fn_addr((void (*)(void))jit_rt_call_virtual));
+    pointer(mc, A64_C_RARG5, ic);
+    call_c(mc, fn_addr((void (*)(void))jit_rt_call_virtual));
     reload_top_frame(as);
     a64_label out;
     a64_label_init(&out);
@@ -1085,7 +1128,7 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_LDNULL: {
         int64_t v = op == OP_LDI ? GET_sBx(i) : op == OP_LDK ? mc->vm->prog->k[GET_Bx(i)] : 0;
         uint32_t slot = rc_take(rc, RC_NONE, RC_NONE, RC_NONE);
-        mov_imm(as, VC_REGS[slot], v);
+        constant(mc, VC_REGS[slot], (uint64_t)v);
         rc_def(rc, a, slot, false);
         break;
     }
@@ -1452,7 +1495,7 @@ bool a64_jit_method(a64_asm *as, const vm_t *vm, const vm_method *m, const uint8
                     sxtw(as, r, r);
                 store(as, st->reg[q], r);
             }
-            mov_imm(as, A64_R0, (int64_t)(uintptr_t)&m->code[st->k]);
+            pointer(&mc, A64_R0, &m->code[st->k]);
             leave_with_x0(as);
         }
         for (uint32_t k = 0; k < m->ncode; k++) {
@@ -1462,10 +1505,23 @@ bool a64_jit_method(a64_asm *as, const vm_t *vm, const vm_method *m, const uint8
             if (mc.leaves[k] == LEAVE_THROWN)
                 a64_movz(as, A64_X64, A64_R0, 0, 0);
             else
-                mov_imm(as, A64_R0, (int64_t)(uintptr_t)&m->code[k]);
+                pointer(&mc, A64_R0, &m->code[k]);
             leave_with_x0(as);
         }
     }
+    /* the constant pool, 8-byte aligned */
+    if (mc.npool && !a64_asm_failed(as)) {
+        if (a64_asm_pc(as) % 2)
+            a64_emit(as, 0xd503201fu); /* nop */
+        for (size_t e = 0; e < mc.npool; e++) {
+            a64_bind(as, &mc.pool[e].label);
+            a64_emit(as, (uint32_t)mc.pool[e].value);
+            a64_emit(as, (uint32_t)(mc.pool[e].value >> 32));
+        }
+    }
+    for (size_t e = 0; e < mc.npool; e++)
+        code_label_release(&mc.pool[e].label);
+    free(mc.pool);
     for (size_t e = 0; e < mc.nstubs; e++)
         code_label_release(&mc.stubs[e].label);
     if (mc.at)
