@@ -210,6 +210,13 @@ def make_parser():
     p.add_argument("--report", action="store_true",
                    help="instead: run everything below and rewrite docs/PERFORMANCE.md's generated section "
                         "(the matrix, the whole-VM run, llvm-mca, the QEMU matrices), charts in docs/charts/")
+    p.add_argument("--mca-compiled", action="store_true",
+                   help="instead: llvm-mca's cycles per loop iteration of minivm's compiled SHA3.keccak and "
+                        "SHA2.implCompress0 beside HotSpot 25's C2 code, per AArch64 CPU model "
+                        "(bench/compiled_mca.py; --extract-c2 extracts C2's code again under QEMU)")
+    p.add_argument("--extract-c2", action="store_true",
+                   help="with --mca-compiled: extract C2's code again, HotSpot 25 under qemu-aarch64 per model "
+                        "(scripts/oracle), into bench/data/c2/")
     p.add_argument("--mca", action="store_true",
                    help="instead: the llvm-mca table of every stub variant per CPU model (bench/mca.py)")
     p.add_argument("-v", "--verbose", action="store_true", help="print each command")
@@ -294,6 +301,7 @@ def parse_args(argv):
     if a.rff:
         other = [o for o, on in (("--select", a.select is not None), ("--file", a.file is not None),
                                  ("--count", a.count), ("--glue", a.glue), ("--mca", a.mca),
+                                 ("--mca-compiled", a.mca_compiled),
                                  ("--policy-row", a.policy_row),
                                  ("--callgrind", a.callgrind), ("--report", a.report), ("-l", a.l)) if on]
         if other:
@@ -456,6 +464,15 @@ def run(args, argv):
         return callgrind_mode(args)
     if args.file is not None:
         return file_mode(args)
+    if args.mca_compiled:
+        import compiled_mca
+        rows = compiled_mca.run(args.build, sys.stdout, extract=args.extract_c2)
+        os.makedirs(args.results, exist_ok=True)
+        path = os.path.join(args.results, f"mca-compiled-{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
+        with open(path, "w") as f:
+            json.dump(rows, f, indent=2)
+        print(f"\nJSON:  {shown(path)}")
+        return 0
     if args.mca:
         import mca
         rows = mca.run(args.build, sys.stdout)

@@ -4,6 +4,7 @@
  */
 #include "regcache.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void rc_reset(regcache *c, const vm_method *m)
@@ -19,6 +20,61 @@ void rc_reset(regcache *c, const vm_method *m)
     for (uint32_t r = 0; r < m->nregs; r++)
         if (vm_type_is_ref(m->regtypes[r]))
             c->refs[r >> 6] |= 1ull << (r & 63);
+}
+
+bool rc_read_ahead(regcache *c, const vm_program *p, const vm_method *m, const uint8_t *kinds,
+                   bool (*keeps)(uint32_t op))
+{
+    c->reads = malloc(m->ncode * sizeof *c->reads);
+    c->nreads = malloc(m->ncode);
+    if (!c->reads || !c->nreads) {
+        rc_release(c);
+        return false;
+    }
+    for (uint32_t k = 0; k < m->ncode; k++) {
+        int written;
+        uint32_t n = vm_word_reads(p, m->code[k], c->reads[k], 4, &written);
+        c->nreads[k] = (uint8_t)(n > 4 ? 5 : n);
+    }
+    c->m = m;
+    c->kinds = kinds;
+    c->keeps = keeps;
+    return true;
+}
+
+void rc_release(regcache *c)
+{
+    free(c->reads);
+    free(c->nreads);
+    c->reads = NULL;
+    c->nreads = NULL;
+}
+
+/* for each cached register (list order), the words until the current block reads it next, or
+   RC_FAR: reading ahead to the block's end, or to a template that writes the cache back anyway */
+static void next_reads(const regcache *c, uint32_t *dist)
+{
+    int8_t at[VM_MAX_REGS];
+    memset(at, -1, sizeof at);
+    for (uint32_t i = 0; i < c->n; i++) {
+        dist[i] = RC_FAR;
+        at[c->list[i]] = (int8_t)i;
+    }
+    uint32_t left = c->n;
+    for (uint32_t j = c->cur + 1; j < c->m->ncode && left; j++) {
+        uint32_t op = GET_OP(c->m->code[j]);
+        if (c->kinds[j] || !c->keeps(op) || c->nreads[j] > 4)
+            break;
+        for (uint32_t q = 0; q < c->nreads[j]; q++) {
+            int i = at[c->reads[j][q]];
+            if (i >= 0 && dist[i] == RC_FAR) {
+                dist[i] = j - c->cur;
+                left--;
+            }
+        }
+        if (op == OP_JMP || (vm_opinfo_table[op].flags & (VM_OPF_COND | VM_OPF_NOFALL)))
+            break;
+    }
 }
 
 void rc_unbind(regcache *c, uint32_t reg)
@@ -100,10 +156,23 @@ bool rc_holds(const regcache *c, uint32_t slot, uint32_t reg)
 uint32_t rc_take(regcache *c, uint32_t keep1, uint32_t keep2, uint32_t keep3)
 {
     bool dirty[RC_MAX_SLOTS] = {false};
+    uint32_t near[RC_MAX_SLOTS], dist[RC_MAX_CACHED];
+    for (uint32_t s = 0; s < c->nslots; s++)
+        near[s] = 0;
+    if (c->reads && c->n) {
+        next_reads(c, dist);
+        for (uint32_t s = 0; s < c->nslots; s++)
+            near[s] = RC_FAR;
+        for (uint32_t i = 0; i < c->n; i++) {
+            uint32_t s = (uint32_t)c->slot[c->list[i]];
+            if (dist[i] < near[s])
+                near[s] = dist[i];
+        }
+    }
     for (uint32_t i = 0; i < c->n; i++)
         dirty[c->slot[c->list[i]]] |= c->dirty[c->list[i]];
     uint32_t best = 0;
-    uint64_t best_score = UINT64_MAX;
+    bool found = false;
     for (uint32_t s = 0; s < c->nslots; s++) {
         if (rc_holds(c, s, keep1) || rc_holds(c, s, keep2) || rc_holds(c, s, keep3))
             continue;
@@ -111,10 +180,13 @@ uint32_t rc_take(regcache *c, uint32_t keep1, uint32_t keep2, uint32_t keep3)
             best = s;
             break;
         }
-        uint64_t score = ((uint64_t)dirty[s] << 32) | c->used[s];
-        if (score < best_score) {
+        /* needed later, then clean, then used less recently: better to empty */
+        bool better = !found || near[s] > near[best] ||
+                      (near[s] == near[best] && (dirty[s] < dirty[best] ||
+                                                 (dirty[s] == dirty[best] && c->used[s] < c->used[best])));
+        if (better) {
             best = s;
-            best_score = score;
+            found = true;
         }
     }
     /* three operands kept leave a slot when there are four: best is always found */

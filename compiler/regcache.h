@@ -31,9 +31,10 @@
 
 #include "vm.h"
 
-#define RC_MAX_SLOTS  16 /* machine registers an architecture may give the cache */
-#define RC_MAX_CACHED 32 /* bytecode registers cached at once, at most */
+#define RC_MAX_SLOTS  24 /* machine registers an architecture may give the cache */
+#define RC_MAX_CACHED 48 /* bytecode registers cached at once, at most */
 #define RC_NONE       UINT32_MAX /* "no register" for the keep arguments */
+#define RC_FAR        (UINT32_MAX - 1) /* not read again in the block */
 
 typedef struct regcache {
     uint32_t nslots; /* the architecture's machine registers (slots 0..nslots-1) */
@@ -46,6 +47,15 @@ typedef struct regcache {
     void (*copy)(void *ctx, uint32_t dst, uint32_t src, bool sxtw);
     void (*widen)(void *ctx, uint32_t slot);
     void *ctx;
+    /* rc_read_ahead's: the method, its entry points, the templates that keep the cache, and per
+       word the registers it reads (nreads of them, 5: more, a call); cur: the word translated
+       (the architecture sets it); reads NULL: no reading ahead, the least recently used goes */
+    const vm_method *m;
+    const uint8_t *kinds;
+    bool (*keeps)(uint32_t op);
+    uint8_t (*reads)[4];
+    uint8_t *nreads;
+    uint32_t cur;
     const uint64_t *out;             /* the registers live after the current word */
     uint64_t refs[VM_MAX_REGS / 64]; /* the reference registers: written back even when dead */
     /* per bytecode register its slot (or -1) and whether the window's copy is stale; per slot,
@@ -64,6 +74,13 @@ static inline bool rc_has(const uint64_t *set, uint32_t r) { return (set[r >> 6]
 
 /* Empty, for m (its reference registers), with the architecture's slots and callbacks set. */
 void rc_reset(regcache *c, const vm_method *m);
+/* rc_take reads ahead: it empties the slot the current block reads furthest ahead (Belady's
+   choice within a block; a block ends at a jump target, a jump, a return, or a template outside
+   the cache, keeps(op) false). kinds: jit_entry_points'. False when out of memory (the cache then
+   takes the least recently used). rc_release frees what it allocated. */
+bool rc_read_ahead(regcache *c, const vm_program *p, const vm_method *m, const uint8_t *kinds,
+                   bool (*keeps)(uint32_t op));
+void rc_release(regcache *c);
 /* reg forgotten (its value, if dirty, is not written back) */
 void rc_unbind(regcache *c, uint32_t reg);
 /* slot sign-extended in place when narrow */
@@ -79,7 +96,8 @@ void rc_drop_dead(regcache *c, const uint64_t *live);
 /* whether slot holds reg (RC_NONE: never) */
 bool rc_holds(const regcache *c, uint32_t slot, uint32_t reg);
 /* an empty slot for a new value, not one holding keep1..keep3 (operands still to read): a free
-   one, else the least recently used, a clean one before a dirty one (which costs a store) */
+   one, else the one read furthest ahead (rc_read_ahead), a clean one before a dirty one (which
+   costs a store), the least recently used */
 uint32_t rc_take(regcache *c, uint32_t keep1, uint32_t keep2, uint32_t keep3);
 /* reg is in slot, dirty or not: what it held before is forgotten (overwritten) */
 void rc_bind(regcache *c, uint32_t reg, uint32_t slot, bool dirty);

@@ -83,6 +83,20 @@ static int word_regs(const vm_program *p, uint32_t w, regset *rd)
     return wr;
 }
 
+uint32_t vm_word_reads(const vm_program *p, uint32_t w, uint8_t *reads, uint32_t max, int *written)
+{
+    regset rd = {{0}};
+    *written = word_regs(p, w, &rd);
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < VM_MAX_REGS; r++)
+        if (rs_has(&rd, r)) {
+            if (n < max)
+                reads[n] = (uint8_t)r;
+            n++;
+        }
+    return n;
+}
+
 /* The registers of g some path may read before it writes them (a call starts them at zero). in
    and seen: g->ncode entries each, seen all false. */
 static void read_before_written_in(const vm_program *p, const vm_method *g, regset *need, regset *in, bool *seen)

@@ -468,6 +468,11 @@ bool vm_read_before_written(const vm_program *p, const vm_method *m, uint64_t ne
    live: m->ncode entries. False when out of memory. */
 bool vm_live_in(const vm_program *p, const vm_method *m, uint64_t (*live)[VM_MAX_REGS / 64]);
 
+/* vm/inline.c: the registers word w of p reads, at most max of them into reads[] (a call reads
+   its window); returns how many it reads (more than max: only the first max were stored), and
+   the one it writes in *written (or -1). */
+uint32_t vm_word_reads(const vm_program *p, uint32_t w, uint8_t *reads, uint32_t max, int *written);
+
 /* vm/vm.c */
 vm_t *vm_new(const vm_program *p, const vm_options *opt, char *err, size_t errlen);
 void vm_free(vm_t *vm);

@@ -129,11 +129,19 @@ size_t a64_jit_trampoline(a64_asm *as, size_t *exit_offset)
 
 /* ---- one method ----------------------------------------------------------------------------- */
 
-/* The register cache (compiler/regcache.h): sixteen slots, whose callbacks below emit the moves */
-#define VC_N 16
-#define VC_MAXC 32 /* bytecode registers cached at once */
-static const a64_reg VC_REGS[VC_N] = {A64_R1,  A64_R2,  A64_R3,  A64_R4,  A64_R5,  A64_R6,  A64_R7,  A64_R12,
-                                      A64_R13, A64_R14, A64_R15, A64_R24, A64_R25, A64_R26, A64_R27, A64_R28};
+/* The register cache (compiler/regcache.h): every register the templates do not name, whose
+   callbacks below emit the moves. x0, the link register and the frame pointer are free inside
+   cache templates: only the templates that write the cache back first (calls, helpers, exits)
+   use them, and the trampoline restores x29 and x30. */
+#define VC_MAXC 48 /* bytecode registers cached at once */
+static const a64_reg VC_REGS[] = {
+    A64_R0,  A64_R1,  A64_R2,  A64_R3,  A64_R4,  A64_R5,  A64_R6,  A64_R7,  A64_R12, A64_R13,
+    A64_R14, A64_R15, A64_R24, A64_R25, A64_R26, A64_R27, A64_R28, A64_R29, A64_R30,
+#ifndef MINIVM_A64_R18_RESERVED
+    A64_R18, /* the platform register, free on Linux (reserved on macOS and Windows) */
+#endif
+};
+#define VC_N (sizeof VC_REGS / sizeof VC_REGS[0])
 
 /* an exit to the interpreter with dirty registers: its own label, and the stores before it */
 typedef struct leave_stub {
@@ -1431,12 +1439,13 @@ bool a64_jit_method(a64_asm *as, const vm_t *vm, const vm_method *m, const uint8
         for (uint32_t k = 0; k < m->ncode; k++)
             a64_label_init(&mc.leave[k]);
         rc_reset(&mc.rc, m);
-        mc.rc.nslots = VC_N;
+        mc.rc.nslots = (uint32_t)VC_N;
         mc.rc.maxc = VC_MAXC;
         mc.rc.store = rc_store_a64;
         mc.rc.load = rc_load_a64;
         mc.rc.copy = rc_copy_a64;
         mc.rc.widen = rc_widen_a64;
+        rc_read_ahead(&mc.rc, vm->prog, m, kinds, keeps_cache); /* without: least recently used */
         mc.rc.ctx = &mc;
         mc.rc.out = mc.out;
         prologue(as, vm, m);
@@ -1470,6 +1479,7 @@ bool a64_jit_method(a64_asm *as, const vm_t *vm, const vm_method *m, const uint8
                 for (int x = 0; x < VM_MAX_REGS / 64; x++)
                     mc.out[x] |= mc.live[k + 2][x];
             mc.reach = true;
+            mc.rc.cur = k;
             uint32_t n = word(&mc, k, kinds);
             if (n == 2) { /* the conditional's JMP: no code of its own, but its label is bound */
                 a64_bind(as, &mc.at[k + 1]);
@@ -1535,6 +1545,7 @@ bool a64_jit_method(a64_asm *as, const vm_t *vm, const vm_method *m, const uint8
     free(mc.leave);
     free(mc.leaves);
     free(mc.live);
+    rc_release(&mc.rc);
     return !a64_asm_failed(as);
 }
 

@@ -1275,6 +1275,7 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
         mc.rc.load = rc_load_x64;
         mc.rc.copy = rc_copy_x64;
         mc.rc.widen = rc_widen_x64;
+        rc_read_ahead(&mc.rc, vm->prog, m, kinds, keeps_cache); /* without: least recently used */
         mc.rc.ctx = &mc;
         mc.rc.out = mc.out;
         prologue(as, vm, m);
@@ -1308,6 +1309,7 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
                 for (int x = 0; x < VM_MAX_REGS / 64; x++)
                     mc.out[x] |= mc.live[k + 2][x];
             mc.reach = true;
+            mc.rc.cur = k;
             uint32_t n = word(&mc, k, kinds);
             if (n == 2) { /* the conditional's JMP: no code of its own, but its label is bound */
                 x64_bind(as, &mc.at[k + 1]);
@@ -1362,6 +1364,7 @@ bool x64_jit_method(x64_asm *as, const vm_t *vm, const vm_method *m, const uint8
     free(mc.leaves);
     free(mc.ret_lea);
     free(mc.live);
+    rc_release(&mc.rc);
     return !x64_asm_failed(as);
 }
 
