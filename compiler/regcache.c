@@ -77,6 +77,34 @@ static void next_reads(const regcache *c, uint32_t *dist)
     }
 }
 
+bool rc_read_again(const regcache *c, uint32_t reg)
+{
+    if (!c->reads)
+        return false;
+    for (uint32_t j = c->cur + 1; j < c->m->ncode; j++) {
+        uint32_t op = GET_OP(c->m->code[j]);
+        if (c->kinds[j] || !c->keeps(op) || c->nreads[j] > 4)
+            return false;
+        for (uint32_t q = 0; q < c->nreads[j]; q++)
+            if (c->reads[j][q] == reg)
+                return true;
+        if (op == OP_JMP || (vm_opinfo_table[op].flags & (VM_OPF_COND | VM_OPF_NOFALL)))
+            return false;
+    }
+    return false;
+}
+
+/* whether reg is an operand of the word being translated (with rc_read_ahead) */
+static bool operand_now(const regcache *c, uint32_t s)
+{
+    if (!c->reads || c->nreads[c->cur] > 4)
+        return false;
+    for (uint32_t q = 0; q < c->nreads[c->cur]; q++)
+        if (c->slot[c->reads[c->cur][q]] == (int8_t)s)
+            return true;
+    return false;
+}
+
 void rc_unbind(regcache *c, uint32_t reg)
 {
     int s = c->slot[reg];
@@ -174,7 +202,7 @@ uint32_t rc_take(regcache *c, uint32_t keep1, uint32_t keep2, uint32_t keep3)
     uint32_t best = 0;
     bool found = false;
     for (uint32_t s = 0; s < c->nslots; s++) {
-        if (rc_holds(c, s, keep1) || rc_holds(c, s, keep2) || rc_holds(c, s, keep3))
+        if (rc_holds(c, s, keep1) || rc_holds(c, s, keep2) || rc_holds(c, s, keep3) || operand_now(c, s))
             continue;
         if (c->nrefs[s] == 0) {
             best = s;

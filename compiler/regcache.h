@@ -81,6 +81,8 @@ void rc_reset(regcache *c, const vm_method *m);
 bool rc_read_ahead(regcache *c, const vm_program *p, const vm_method *m, const uint8_t *kinds,
                    bool (*keeps)(uint32_t op));
 void rc_release(regcache *c);
+/* with rc_read_ahead: whether the current block reads reg again after the current word */
+bool rc_read_again(const regcache *c, uint32_t reg);
 /* reg forgotten (its value, if dirty, is not written back) */
 void rc_unbind(regcache *c, uint32_t reg);
 /* slot sign-extended in place when narrow */
@@ -95,9 +97,9 @@ void rc_forget(regcache *c);
 void rc_drop_dead(regcache *c, const uint64_t *live);
 /* whether slot holds reg (RC_NONE: never) */
 bool rc_holds(const regcache *c, uint32_t slot, uint32_t reg);
-/* an empty slot for a new value, not one holding keep1..keep3 (operands still to read): a free
-   one, else the one read furthest ahead (rc_read_ahead), a clean one before a dirty one (which
-   costs a store), the least recently used */
+/* an empty slot for a new value, not one holding keep1..keep3 (operands still to read) nor, with
+   rc_read_ahead, any operand of the current word: a free one, else the one read furthest ahead
+   (rc_read_ahead), a clean one before a dirty one (which costs a store), the least recently used */
 uint32_t rc_take(regcache *c, uint32_t keep1, uint32_t keep2, uint32_t keep3);
 /* reg is in slot, dirty or not: what it held before is forgotten (overwritten) */
 void rc_bind(regcache *c, uint32_t reg, uint32_t slot, bool dirty);

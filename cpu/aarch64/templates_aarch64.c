@@ -210,6 +210,12 @@ static a64_reg opnd(method_compile *mc, uint32_t reg, bool wide, a64_reg scratch
     int s = rc_operand(&mc->rc, reg, wide);
     if (s >= 0)
         return VC_REGS[s];
+    if (rc_read_again(&mc->rc, reg)) { /* read again in this block: loaded once, into the cache */
+        uint32_t t = rc_take(&mc->rc, RC_NONE, RC_NONE, RC_NONE);
+        load(mc->as, VC_REGS[t], reg);
+        rc_bind(&mc->rc, reg, t, false);
+        return VC_REGS[t];
+    }
     load(mc->as, scratch, reg);
     return scratch;
 }
