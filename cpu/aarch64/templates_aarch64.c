@@ -1585,8 +1585,9 @@ const jit_arch a64_jit_arch = {
     .name = "aarch64",
     .format = {.llvm_target = "AArch64", .llvm_triple = "aarch64-linux-gnu", .llvm_features = "", .insn_size = 4},
     /* the longest template, a virtual call (its inline cache path and the helper), is about 110
-       instructions; an exit with stores, up to 32 registers' */
-    .word_bytes = 1024,
+       instructions; a view access has three exits, each with up to VC_MAXC stores (renames) and
+       their sign extensions: about 1,200 bytes at worst */
+    .word_bytes = 2048,
     .method_bytes = 64,
     .direct_bytes = MAX_DIRECTS * 512, /* a path is about 90 instructions, a record's compare 8 bytes */
     .trampoline = trampoline,

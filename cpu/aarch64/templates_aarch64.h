@@ -9,8 +9,9 @@
  *   x19  R, the register window          x21  the frame (vm_frame *)
  *   x20  the VM (vm_t *)                  x22  the jit_ctx (compiler.h)
  *   x23  the interpreter's entry frame (compiled code never returns from it)
- * The register cache (compiler/regcache.h) has sixteen slots, x1..x7, x12..x15 and x24..x28;
- * x8..x11, x16 and x17 are the templates' scratch registers, x0 the word an exit hands back.
+ * The register cache (compiler/regcache.h) has twenty slots, x0..x7, x12..x15, x24..x30 and x18
+ * (where the platform does not reserve it); x8..x11, x16 and x17 are the templates' scratch
+ * registers. An exit hands back the word in x0, after its stores.
  *
  * Words without a template, and words whose check fails (null, bounds, division by zero),
  * leave compiled code: x0 = the word's address, then br [x22 + exit]. The interpreter executes
