@@ -25,10 +25,11 @@ looks better than it runs.
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
+
+from mca import _tool as tool  # the first of these commands on PATH
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "bench", "data", "c2")
@@ -56,11 +57,6 @@ public class CompiledLoop {
 """
 
 
-def tool(*names):
-    for n in names:
-        if shutil.which(n):
-            return shutil.which(n)
-    return None
 
 
 def branch_target(word, at):

@@ -28,6 +28,19 @@ enum {
    m is verified: every jump lands inside it. Returns how many words have an entry. */
 uint32_t jit_entry_points(const vm_method *m, uint8_t *kinds);
 
+/* The registers live after word k of m (verified), from vm_live_in's live-in sets: its
+   successors' (a jump's target, the next word, and a conditional's fall-through two words on). */
+void jit_live_after(const vm_method *m, const uint64_t (*live)[VM_MAX_REGS / 64], uint32_t k,
+                    uint64_t out[VM_MAX_REGS / 64]);
+
+/* The one body a virtual call of declared can run, or NULL: class hierarchy analysis over the
+   whole program, which is closed (every record is loaded before anything runs), as HotSpot's
+   Dependencies::find_unique_concrete_method. Every record that is a receiver of declared (a
+   subtype of its declaring record) has the same method in its slot, and that method is neither
+   abstract (the interpreter throws AbstractMethodError) nor native. The templates call it
+   directly, after a null check. */
+const vm_method *jit_single_target(const vm_program *p, const vm_method *declared);
+
 /*
  * What compiled code and the interpreter's loop share while compiled code runs: the
  * architectures' trampolines keep it in a register (docs/compiler.md, "Entering and

@@ -1,5 +1,6 @@
 /*
- * compiler/entries.c — where compiled code may be entered (compiler.h).
+ * compiler/entries.c — where compiled code may be entered, what is live after a word, and a
+ * virtual call's single target (compiler.h).
  */
 #include "compiler.h"
 
@@ -31,4 +32,39 @@ uint32_t jit_entry_points(const vm_method *m, uint8_t *kinds)
     for (uint32_t k = 0; k < m->ncode; k++)
         n += kinds[k] != 0;
     return n;
+}
+
+void jit_live_after(const vm_method *m, const uint64_t (*live)[VM_MAX_REGS / 64], uint32_t k,
+                    uint64_t out[VM_MAX_REGS / 64])
+{
+    uint32_t w = m->code[k], op = GET_OP(w), fl = vm_opinfo_table[op].flags;
+    memset(out, 0, VM_MAX_REGS / 8);
+    if (op == OP_JMP)
+        memcpy(out, live[(int64_t)k + 1 + GET_sJ(w)], VM_MAX_REGS / 8);
+    else if (!(fl & VM_OPF_NOFALL) && k + 1 < m->ncode)
+        memcpy(out, live[k + 1], VM_MAX_REGS / 8);
+    if ((fl & VM_OPF_COND) && k + 2 < m->ncode)
+        for (int x = 0; x < VM_MAX_REGS / 64; x++)
+            out[x] |= live[k + 2][x];
+}
+
+const vm_method *jit_single_target(const vm_program *p, const vm_method *declared)
+{
+    if (declared->vslot < 0 || declared->nparams == 0)
+        return NULL;
+    uint16_t holder = declared->regtypes[0].rec; /* the receiver: the declaring record */
+    const vm_method *target = NULL;
+    for (uint32_t r = 0; r < p->nrecords; r++) {
+        if (!vm_record_is_a(p->records, (uint16_t)r, holder))
+            continue;
+        if ((uint32_t)declared->vslot >= p->records[r].nvirtual)
+            return NULL;
+        const vm_method *body = p->records[r].vtable[declared->vslot];
+        if (target && body != target)
+            return NULL;
+        target = body;
+    }
+    if (!target || target->flags & (VM_METHOD_ABSTRACT | VM_METHOD_NATIVE))
+        return NULL;
+    return target;
 }

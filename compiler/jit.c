@@ -148,20 +148,12 @@ static void print_assembly(jit *j, const vm_program *p, const vm_method *m, uint
     fputc('\n', f);
 }
 
-/* whether a call of declared can reach an intrinsic candidate (whose compiled call calls its
-   stubs directly): declared itself, or for a virtual call, any record's body in its slot (the
-   templates call a single target directly) */
+/* whether a call of declared calls an intrinsic candidate's stubs directly: declared itself, or
+   for a virtual call, its single target (the templates call that one directly) */
 static bool may_call_intrinsic(const vm_program *p, const vm_method *declared, bool virtual_call)
 {
-    if (declared->flags & VM_METHOD_INTRINSIC)
-        return true;
-    if (!virtual_call || declared->vslot < 0)
-        return false;
-    for (uint32_t r = 0; r < p->nrecords; r++)
-        if ((uint32_t)declared->vslot < p->records[r].nvirtual &&
-            p->records[r].vtable[declared->vslot]->flags & VM_METHOD_INTRINSIC)
-            return true;
-    return false;
+    const vm_method *target = virtual_call ? jit_single_target(p, declared) : NULL;
+    return (declared->flags & VM_METHOD_INTRINSIC) || (target && target->flags & VM_METHOD_INTRINSIC);
 }
 
 static const void *const *compile(vm_t *vm, const vm_method *m)

@@ -5,32 +5,15 @@ import os
 import subprocess
 import sys
 
-from .common import ROOT, stop
+from .common import ROOT, stop, wrapper
 from .configs import discover
 
 
-def count_log(lines):
-    """Guest instructions in a QEMU -d in_asm,exec,nochain log: each "IN:" block lists a translated
-    block's instructions ("0x<pc>:  <insn>", up to a blank line), each "Trace N: <host> [<flags>/<pc>/...]"
-    line is one execution of the block at <pc>; a block translated again replaces its length."""
-    blocks, count, start, length = {}, 0, None, 0
-    for line in lines:
-        if line.startswith("Trace "):
-            pc = int(line[line.index("[") + 1:].split("/")[1], 16)
-            count += blocks.get(pc, 0)
-        elif line.startswith("IN:"):
-            start, length = None, 0
-        elif line.startswith("0x"):
-            if start is None:
-                start = int(line.split(":", 1)[0], 16)
-            length += 1
-        elif not line.strip() and start is not None:
-            blocks[start], start = length, None
-    return count
-
-
 def count_log_by_block(lines):
-    """As count_log, per translated block: {the block's first pc: guest instructions it ran}."""
+    """Guest instructions per translated block, {the block's first pc: instructions it ran}, in a
+    QEMU -d in_asm,exec,nochain log: each "IN:" block lists a translated block's instructions
+    ("0x<pc>:  <insn>", up to a blank line), each "Trace N: <host> [<flags>/<pc>/...]" line is one
+    execution of the block at <pc>; a block translated again replaces its length."""
     blocks, ran, start, length = {}, {}, None, 0
     for line in lines:
         if line.startswith("Trace "):
@@ -47,6 +30,11 @@ def count_log_by_block(lines):
     return ran
 
 
+def count_log(lines):
+    """Guest instructions in a QEMU -d in_asm,exec,nochain log (count_log_by_block's, summed)."""
+    return sum(count_log_by_block(lines).values())
+
+
 def guest_instructions_by_block(argv):
     """({block pc: retired guest instructions}, standard output) of one QEMU user-mode run. The
     output goes to a file while the log is read: a pipe would fill (PrintStubCode) and stall QEMU."""
@@ -61,26 +49,17 @@ def guest_instructions_by_block(argv):
             stop(proc)
             raise
         if proc.wait() != 0:
-            sys.exit(f"bench --glue: {' '.join(argv)} failed")
+            sys.exit(f"bench: {' '.join(argv)} failed under QEMU")
         out.seek(0)
         return ran, out.read()
 
 
 def guest_instructions(argv):
-    """Retired guest instructions of one QEMU user-mode run: QEMU logs each translated block
-    (-d in_asm: its instructions) and, with chaining off, every execution of one (-d
-    exec,nochain: its guest pc); the sum over executions of the block's length."""
-    proc = subprocess.Popen(argv[:1] + ["-d", "in_asm,exec,nochain"] + argv[1:], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, errors="replace")
-    try:
-        count = count_log(proc.stderr)
-        out = proc.stdout.read()
-    except BaseException:  # Ctrl-C: QEMU ends with the runner
-        stop(proc)
-        raise
-    if proc.wait() != 0:
-        sys.exit(f"bench --count: {' '.join(argv)} failed")
-    return count, out
+    """Retired guest instructions of one QEMU user-mode run and its standard output: QEMU logs
+    each translated block (-d in_asm: its instructions) and, with chaining off, every execution
+    of one (-d exec,nochain: its guest pc); the sum over executions of the block's length."""
+    ran, out = guest_instructions_by_block(argv)
+    return sum(ran.values()), out
 
 
 def count_mode(args):
@@ -146,15 +125,14 @@ def glue_mode(args):
     the steady state. Blocks whose first pc is inside a stub's bounds (as -XX:+PrintStubCode prints
     them, in the same run) are the stubs'. CompileThreshold is lowered for every configuration so
     that the warm-up fits QEMU's log (the compiled code is the same: the policy only picks when)."""
-    import re
     import shlex
+
+    from .callgrind import stub_ranges
 
     if not args.qemu_cpu:
         sys.exit("bench: --glue needs --qemu-cpu MODEL (QEMU's execution log is what is counted)")
-    stub_range = re.compile(r"^StubRoutines::\S+ (?:\([\w-]+\) )?\[0x([0-9a-f]+), 0x([0-9a-f]+)\]", re.M)
     minivm = os.path.join(args.build, "minivm")
     loop = os.path.join(ROOT, "bench", "DigestLoop.mva")
-    from .common import wrapper
     base = wrapper(args) + [minivm, "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintStubCode",
                             f"-XX:CompileThreshold={GLUE_THRESHOLD}"]
     configs = [("default", [])]
@@ -172,7 +150,7 @@ def glue_mode(args):
                 split = []
                 for n in (GLUE_WARM + GLUE_COUNT, GLUE_WARM):
                     ran, out = guest_instructions_by_block(base + opts + [loop, str(n), str(length), digest])
-                    ranges = [(int(a, 16), int(b, 16)) for a, b in stub_range.findall(out)]
+                    ranges = stub_ranges(out)
                     inside = sum(v for pc, v in ran.items() if any(a <= pc < b for a, b in ranges))
                     split.append((sum(ran.values()), inside))
                 total = (split[0][0] - split[1][0]) / GLUE_COUNT

@@ -932,32 +932,6 @@ static void call(method_compile *mc, uint32_t k, bool has_result, const vm_metho
 }
 
 /*
- * The one body a virtual call of declared can run, or NULL: class hierarchy analysis over the
- * whole program, which is closed (every record is loaded before anything runs), as HotSpot's
- * Dependencies::find_unique_concrete_method (the x86-64 templates' rule).
- */
-static const vm_method *single_target(const vm_program *p, const vm_method *declared)
-{
-    if (declared->vslot < 0 || declared->nparams == 0)
-        return NULL;
-    uint16_t holder = declared->regtypes[0].rec; /* the receiver: the declaring record */
-    const vm_method *target = NULL;
-    for (uint32_t r = 0; r < p->nrecords; r++) {
-        if (!vm_record_is_a(p->records, (uint16_t)r, holder))
-            continue;
-        if ((uint32_t)declared->vslot >= p->records[r].nvirtual)
-            return NULL;
-        const vm_method *body = p->records[r].vtable[declared->vslot];
-        if (target && body != target)
-            return NULL;
-        target = body;
-    }
-    if (!target || target->flags & (VM_METHOD_ABSTRACT | VM_METHOD_NATIVE))
-        return NULL;
-    return target;
-}
-
-/*
  * CALLVIRT and CALLVIRTV: the receiver picks the callee. With an inline cache, a receiver of the
  * record it last saw calls the bytecode method it ran, here: its frame pushed (its sizes read
  * from the method) and its compiled code entered. Anything else is the C helper's
@@ -1375,7 +1349,7 @@ static uint32_t word(method_compile *mc, uint32_t k, const uint8_t *kinds)
     case OP_CALLVIRT:
     case OP_CALLVIRTV: {
         bool has_result = op == OP_CALLVIRT;
-        const vm_method *target = single_target(mc->vm->prog, mc->vm->prog->methods[GET_Bx(i)]);
+        const vm_method *target = jit_single_target(mc->vm->prog, mc->vm->prog->methods[GET_Bx(i)]);
         if (target) {
             /* a call of its one target, once the receiver is not null (the interpreter throws
                the NullPointerException, its message naming the receiver) */
@@ -1475,15 +1449,8 @@ bool a64_jit_method(a64_asm *as, const vm_t *vm, const vm_method *m, const uint8
                 rc_forget(&mc.rc);
             }
             /* the registers live after the word: its successors' */
-            memset(mc.out, 0, sizeof mc.out);
+            jit_live_after(m, (const uint64_t(*)[VM_MAX_REGS / 64])mc.live, k, mc.out);
             uint32_t fl = vm_opinfo_table[op].flags;
-            if (op == OP_JMP)
-                memcpy(mc.out, mc.live[(int64_t)k + 1 + GET_sJ(m->code[k])], sizeof mc.out);
-            else if (!(fl & VM_OPF_NOFALL) && k + 1 < m->ncode)
-                memcpy(mc.out, mc.live[k + 1], sizeof mc.out);
-            if ((fl & VM_OPF_COND) && k + 2 < m->ncode)
-                for (int x = 0; x < VM_MAX_REGS / 64; x++)
-                    mc.out[x] |= mc.live[k + 2][x];
             mc.reach = true;
             mc.rc.cur = k;
             uint32_t n = word(&mc, k, kinds);
