@@ -57,8 +57,6 @@ public class CompiledLoop {
 """
 
 
-
-
 def branch_target(word, at):
     """The word index a branch at index `at` goes to, or None: b, b.cond, cbz/cbnz, tbz/tbnz."""
     def signed(v, bits):
