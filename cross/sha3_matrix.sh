@@ -3,6 +3,7 @@
 #
 #   sh cross/sha3_matrix.sh [build-aarch64] [model ...]
 #   MATRIX_ARCH=x86_64 sh cross/sha3_matrix.sh build [model ...]
+#   MATRIX_SAMPLE=features ...   one model per feature set the cells depend on (below)
 #
 # For each model (QEMU_CPU): the MIDR and features minivm detects, the final
 # UseSHA3Intrinsics / UseSIMDForSHA3Intrinsic defaults, and for each flag
@@ -183,6 +184,31 @@ sha2_matrix() {
     if [ "$failed" = 0 ]; then echo "sha2_matrix: every cell as expected"; else echo "sha2_matrix: FAILED" >&2; fi
     [ "$before" = 0 ] || failed=1
 }
+
+# MATRIX_SAMPLE=features: one model per set of the features the cells depend on (every
+# expectation above follows from them alone) and, on AArch64, per SHA-3 defaults; the others' rows would repeat its row, and are
+# named, not run (scripts/test-cross samples so)
+if [ "${MATRIX_SAMPLE:-}" = features ]; then
+    if [ "$arch" = x86_64 ]; then keyfeat="sha avx avx2 avx512f bmi1 bmi2"; else keyfeat="sha1 sha256 sha512 sha3"; fi
+    kept="" keys=""
+    for m in $models; do
+        cpu=$(run "$m" -XX:+UnlockDiagnosticVMOptions -XX:+PrintCPUFeatures -version 2>&1 | grep '^CPU: total' || true)
+        key=""
+        for f in $keyfeat; do key="$key$f=$(has "$f"),"; done
+        # and the SHA-3 defaults the AArch64 table prints (they follow the CPU, not only its features)
+        [ "$arch" = x86_64 ] || key="${key}defaults=$(run "$m" -XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal \
+            -version 2>/dev/null | awk '/ UseSHA3Intrinsics /{u=$4} / UseSIMDForSHA3Intrinsic /{s=$4} END {print u "/" s}')"
+        same=$(echo "$keys" | awk -v k="$key" '$1 == k {print $2; exit}')
+        if [ -n "$same" ]; then
+            echo "${m%%,*}: sampled out (the features the matrix depends on are ${same%%,*}'s: $key)"
+        else
+            keys="$keys
+$key $m"
+            kept="$kept $m"
+        fi
+    done
+    models=$kept
+fi
 
 failed=0
 if [ "$arch" = x86_64 ]; then

@@ -3,7 +3,8 @@
 
 # mvm_build DIR [meson setup options...]
 # Configure DIR with the options, or reconfigure it when it is already a
-# Meson build directory (so a changed option takes effect), then compile.
+# Meson build directory (so a changed option takes effect), then compile:
+# every target, or only those MVM_TARGETS names (meson compile's names).
 mvm_build() {
     _dir=$1
     shift
@@ -12,7 +13,8 @@ mvm_build() {
     else
         meson setup "$@" "$_dir"
     fi
-    meson compile -C "$_dir"
+    # shellcheck disable=SC2086
+    meson compile -C "$_dir" ${MVM_TARGETS:-}
 }
 
 # mvm_now: seconds since the epoch, for stage timings.
