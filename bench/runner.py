@@ -176,6 +176,10 @@ def make_parser():
     p.add_argument("--only", type=given, default=None, metavar="A,B", help="run only these configurations")
     p.add_argument("--baseline", type=given, default="interpreted",
                    help="the comparison's baseline (default interpreted)")
+    p.add_argument("--seeds", action="store_true",
+                   help="the seeds' table on this host: digest of SHA3-256, SHA3-512, SHA-256, SHA-512, SHA-1 and MD5 "
+                        "at 64 B and 16 KiB (-p changes them), every configuration as +N%% over C2's code "
+                        "(--baseline java-C2-nointrinsics), minivm's stubs and HotSpot's alike")
     p.add_argument("--quick", action="store_true", help="the whole matrix in about a minute")
     p.add_argument("--build", type=given, default=None,
                    help="the build directory (default build; build-aarch64 with --qemu-cpu)")
@@ -237,6 +241,11 @@ def parse_args(argv):
         if getattr(a, k) is None:
             setattr(a, k, v)
     a.params = {"digesterName": ["SHA-256", "SHA3-256", "SHA3-512"], "length": ["64", "16384"]}
+    if a.seeds:
+        # seed 000's digests and lengths, against C2's code (JDK-8359256, JDK-8337666)
+        a.params["digesterName"] = ["SHA3-256", "SHA3-512", "SHA-256", "SHA-512", "SHA-1", "MD5"]
+        if not any(x == "--baseline" or x.startswith("--baseline=") for x in argv):
+            a.baseline = "java-C2-nointrinsics"
     for kv in a.p:
         name, eq, values = kv.partition("=")
         if not eq or name not in a.params or not values:
@@ -270,7 +279,7 @@ def parse_args(argv):
         if b not in ("digest", "getAndDigest"):
             p.error(f"unknown benchmark {b!r} (MessageDigests has digest, getAndDigest)")
     a.benchmarks = sorted(set(a.benchmarks)) or ["digest", "getAndDigest"]
-    if a.main and not any(b in ("digest", "getAndDigest") for b in argv):
+    if (a.main or a.seeds) and not any(b in ("digest", "getAndDigest") for b in argv):
         a.benchmarks = ["digest"]
     a.tables = a.tables or not a.main
     if a.build is None:

@@ -378,7 +378,14 @@ class QuickRun(unittest.TestCase):
         self.assertTrue(all(d["jdkVersion"].startswith("25") for d in java), {d["jdkVersion"] for d in java})
         self.assertTrue(all('version "25' in d["minivmJDK"] for d in doc))
         self.assertTrue(all(d["jvm"].endswith("/bin/java") for d in java), {d["jvm"] for d in java})
-        self.assertEqual({d["params"]["config"] for d in java}, {"java-C2", "java-C2-nointrinsics", "java-Xint", "java-C1"})
+        # HotSpot 25 on x86-64 has no UseSIMDForSHA3Intrinsic: no java-C2-sha3-* (their test: SeedsTable)
+        self.assertEqual({d["params"]["config"] for d in java},
+                         {"java-C2", "java-C2-nointrinsics", "java-C2-fpuspill", "java-Xint", "java-C1"})
+        c2 = next(d for d in doc if d["params"]["config"] == "java-C2-nointrinsics")
+        self.assertIn("-XX:TieredStopAtLevel=4", c2["jvmArgs"])
+        self.assertIn("-XX:-UseFPUForSpilling", c2["jvmArgs"])
+        spill = next(d for d in doc if d["params"]["config"] == "java-C2-fpuspill")
+        self.assertIn("-XX:+UseFPUForSpilling", spill["jvmArgs"])
         self.assertIn("vs HotSpot:", self.result.stdout)
 
     def test_tables_printed(self):
@@ -442,6 +449,101 @@ class Select(unittest.TestCase):
         self.assertTrue(names, out)
         self.assertFalse([n for n in names if n == "interpreted" or n.split("-")[0] in ("md5", "sha1", "sha256",
                                                                                        "sha512")], out)
+
+
+class SeedsTable(unittest.TestCase):
+    """The seeds' question on this host (docs/benchmarks.md, "The seeds' table"): C2's code as the
+    baseline, HotSpot's own SHA-3 stubs where it has both, and the summary's per-family answer."""
+
+    def fake_hotspot(self, tmp, has_simd_flag, sha3_stays_on):
+        """A java that answers PrintFlagsFinal as HotSpot 25 would on an AArch64 CPU."""
+        import types
+        script = os.path.join(tmp, "java")
+        with open(script, "w") as f:
+            f.write("import sys\n"
+                    f"simd, stays = {has_simd_flag}, {sha3_stays_on}\n"
+                    "on = '-XX:+UseSHA3Intrinsics' in sys.argv and stays\n"
+                    "if '-XX:+UseSHA3Intrinsics' in sys.argv and not stays:\n"
+                    "    print('OpenJDK 64-Bit Server VM warning: Intrinsics for SHA3-224, SHA3-256, SHA3-384 and "
+                    "SHA3-512 crypto hash functions not available on this CPU.', file=sys.stderr)\n"
+                    "print('     bool UseSHA3Intrinsics                        = %s            {product} {default}'"
+                    " % ('true' if on else 'false'))\n"
+                    "if simd:\n"
+                    "    print('     bool UseSIMDForSHA3Intrinsic                  = true             {product} {default}')\n")
+        return types.SimpleNamespace(command=[sys.executable, script], env=None, java=script)
+
+    def test_hotspot_sha3_variants(self):
+        from mdbench.configs import hotspot_sha3_variants
+        with tempfile.TemporaryDirectory() as tmp:
+            skipped = []
+            got = hotspot_sha3_variants(self.fake_hotspot(tmp, True, True), "M.java", skipped)
+            self.assertEqual([c.name for c in got], ["java-C2-sha3-simd", "java-C2-sha3-gpr"])
+            self.assertEqual(skipped, [])
+            self.assertIn("-XX:-UseSIMDForSHA3Intrinsic", got[1].command)
+            self.assertTrue(got[0].runs("SHA3-512") and not got[0].runs("SHA-256"))
+            # x86-64's HotSpot 25: no such flag, both skipped with the reason
+            skipped = []
+            self.assertEqual(hotspot_sha3_variants(self.fake_hotspot(tmp, False, True), "M.java", skipped), [])
+            self.assertIn("no UseSIMDForSHA3Intrinsic", skipped[0][1])
+            # a CPU on which HotSpot turns the intrinsic off: skipped, its warning quoted
+            skipped = []
+            self.assertEqual(hotspot_sha3_variants(self.fake_hotspot(tmp, True, False), "M.java", skipped), [])
+            self.assertEqual([n for n, _ in skipped], ["java-C2-sha3-simd", "java-C2-sha3-gpr"])
+            self.assertIn("not available on this CPU", skipped[0][1])
+
+    def test_seeds_list(self):
+        """--seeds: seed 000's digests and lengths, C2's code the baseline, both spilling modes."""
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD, "--seeds",
+                            "-l"], capture_output=True, text=True, timeout=300)
+        cache = os.environ.get("MINIVM_ORACLE_CACHE") or os.path.expanduser("~/.cache/minivm-oracle")
+        if not os.path.exists(os.path.join(cache, "trixie-amd64.ok")) or os.uname().machine != "x86_64":
+            self.assertEqual(r.returncode, 2, r.stdout)
+            self.assertIn("--baseline java-C2-nointrinsics: skipped here", r.stderr)
+            return
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("digesterName = SHA3-256, SHA3-512, SHA-256, SHA-512, SHA-1, MD5", r.stdout)
+        self.assertIn("length = 64, 16384", r.stdout)
+        listing = re.sub(r"\n {26}", " ", r.stdout)  # the wrapped option lines joined
+        self.assertRegex(listing, r"(?m)^  java-C2-nointrinsics .*-XX:TieredStopAtLevel=4 -XX:-UseFPUForSpilling")
+        self.assertRegex(listing, r"(?m)^  java-C2-fpuspill .*-XX:TieredStopAtLevel=4 -XX:\+UseFPUForSpilling")
+
+    def test_summary_answers(self):
+        """scripts/run's summary: the default stub "+N%" over C2's code per digest and length, and
+        per family whether it beats C2's code on this CPU."""
+        import io
+        import types
+        from mdbench import configs as cf
+        from mdbench.summary import Noise, print_summary
+        from mdbench.configs import Config
+        if not cf._families:
+            cf.stub_families(types.SimpleNamespace(build=BUILD, qemu_cpu=None))
+        sha3 = next(f for f in cf._families if f.display == "SHA-3")
+        args = types.SimpleNamespace(benchmarks=["digest"], baseline="interpreted", qemu_cpu=None, f=1, i=5, r=100,
+                                     params={"digesterName": ["SHA3-256"], "length": ["64", "16384"]})
+        ks = [("digest", "SHA3-256", "64"), ("digest", "SHA3-256", "16384")]
+        score = lambda xs: {k: {"score": x, "scoreError": x * 0.01, "scoreConfidence": [x * 0.99, x * 1.01]}  # noqa: E731
+                            for k, x in zip(ks, xs)}
+        summary = {"interpreted": score([10.0, 0.1]), "gpr": score([300.0, 2.0]),
+                   "java-C2-nointrinsics": score([200.0, 2.5])}
+        configs = [Config("interpreted", "minivm", [], []),
+                   Config("gpr", "minivm", [], [], stub_kind="gpr", family="SHA-3", only=sha3.about),
+                   Config("java-C2-nointrinsics", "java", [], [])]
+        noise = Noise.__new__(Noise)
+        noise.load_before = noise.load_after = 0.0
+        noise.others = 0.0
+        out = io.StringIO()
+        raw = {n: {k: [[v["score"]] * 5] for k, v in by_key.items()} for n, by_key in summary.items()}
+        print_summary(configs, summary, raw, args, {"cpu": "test CPU", "cores": 2}, {"SHA-3": "gpr"}, noise,
+                      "r.json", out)
+        text = out.getvalue()
+        self.assertRegex(text, r"(?m)^  vs C2's code +\+50% on C2's code, significant +-20% on C2's code, significant$")
+        flat = re.sub(r"\s+", " ", text)  # the per-family line, unwrapped
+        self.assertIn("Against C2's code (java-C2-nointrinsics): gpr beats it at SHA3-256 64 B; loses at SHA3-256 "
+                      "16 KiB", flat)
+        from mdbench.summary import c2_verdict
+        self.assertIn("beats it everywhere measured", c2_verdict([("a", 5.0, True), ("b", 1.0, True)], "gpr"))
+        self.assertIn("inside the error bars at b", c2_verdict([("a", 5.0, True), ("b", 1.0, False)], "gpr"))
+        self.assertEqual(c2_verdict(None, "gpr"), "")
 
 
 class Options(unittest.TestCase):
@@ -516,7 +618,10 @@ class Options(unittest.TestCase):
                 (["--config", "interpreted=-Xint"], "--config 'interpreted=-Xint': interpreted is a configuration "
                                                     "already"),
                 (["--only", "nosuch"], "--only names nosuch, which this host does not have"),
-                (["--baseline", "nosuch"], "--baseline nosuch: not among the configurations that run here")):
+                (["--baseline", "nosuch"], "--baseline nosuch: not among the configurations that run here"),
+                # the seeds' table needs C2's code: without HotSpot, its baseline says why it is missing
+                (["--seeds", "--only", "interpreted", "-p", "digesterName=SHA3-256"],
+                 "--baseline java-C2-nointrinsics: skipped here: --no-java")):
             with self.subTest(argv=argv), tempfile.TemporaryDirectory() as tmp:
                 r = self.runner(*self.SHORT, "--results", tmp, *argv, timeout=60)
                 self.assertEqual(r.returncode, 2, (argv, r.stderr))

@@ -64,6 +64,47 @@ def no_intrinsics(args):
     return ["-XX:+UnlockDiagnosticVMOptions"] + [f"-XX:-{f.flag}" for f in stub_families(args)]
 
 
+# HotSpot's SHA-3 stubs on AArch64 (JDK-8337666): the SIMD one (FEAT_SHA3) and the GPR one
+HOTSPOT_SHA3 = (("java-C2-sha3-simd", "+", "HotSpot's SIMD SHA-3 stub (FEAT_SHA3)"),
+                ("java-C2-sha3-gpr", "-", "HotSpot's GPR SHA-3 stub"))
+
+
+def hotspot_final_flags(hotspot, options):
+    """HotSpot's final flags ({name: value text}) and its warnings under the options."""
+    p = subprocess.run(hotspot.command + ["-XX:+UnlockDiagnosticVMOptions"] + options + ["-XX:+PrintFlagsFinal", "-version"],
+                       capture_output=True, text=True, env=hotspot.env, timeout=120)
+    flags = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"\s*\S+\s+(\w+)\s+:?=\s+(\S+)", line)
+        if m:
+            flags[m.group(1)] = m.group(2)
+    warnings = [ln.strip() for ln in p.stderr.splitlines() if "warning" in ln.lower()]
+    return flags, warnings
+
+
+def hotspot_sha3_variants(hotspot, src, skipped):
+    """java-C2-sha3-simd and java-C2-sha3-gpr where this HotSpot has UseSIMDForSHA3Intrinsic and
+    keeps UseSHA3Intrinsics on under each (else skipped, saying why)."""
+    names = ", ".join(n for n, _, _ in HOTSPOT_SHA3)
+    flags, _ = hotspot_final_flags(hotspot, [])
+    if "UseSIMDForSHA3Intrinsic" not in flags:
+        skipped.append((names, "this HotSpot has no UseSIMDForSHA3Intrinsic (HotSpot 25 has it on AArch64 only; "
+                               "java-C2 runs its SHA-3 intrinsic where it has one)"))
+        return []
+    out = []
+    for cname, simd, note in HOTSPOT_SHA3:
+        opts = ["-XX:+UnlockDiagnosticVMOptions", "-XX:+UseSHA3Intrinsics", f"-XX:{simd}UseSIMDForSHA3Intrinsic"]
+        final, warnings = hotspot_final_flags(hotspot, opts[1:])
+        if final.get("UseSHA3Intrinsics") != "true":
+            skipped.append((cname, "HotSpot turns UseSHA3Intrinsics off on this CPU"
+                                   + (f" ({warnings[0]})" if warnings else "")))
+            continue
+        out.append(Config(cname, "java", hotspot.command + opts + [src], opts, note,
+                          only=lambda n: n.startswith("SHA3-") or n.startswith("SHAKE"), env=hotspot.env,
+                          java=hotspot.java))
+    return out
+
+
 def jit_available(base):
     """Does this minivm compile (its -version says "mixed mode")?"""
     probe = subprocess.run(base + ["-version"], capture_output=True, text=True)
@@ -153,7 +194,7 @@ def discover(args):
     if not hotspot:
         why = "--qemu-cpu" if args.qemu_cpu else "--no-java" if args.no_java else \
             "no HotSpot (sh scripts/bootstrap oracle installs HotSpot 25; or JAVA_HOME, or java on PATH)"
-        skipped.append(("java-C2, java-C2-nointrinsics, java-Xint", why))
+        skipped.append(("java-C2, java-C2-nointrinsics, java-C2-fpuspill, java-Xint, java-C1", why))
     else:
         java, src, env = hotspot.command, hotspot.source, hotspot.env
         # minivm's names are not the JDK's; the SHAKE digests are JDK 25's (an older java on PATH lacks them)
@@ -162,9 +203,18 @@ def discover(args):
         configs.append(Config("java-C2", "java", java + [src], [],
                               f"HotSpot C2 with its own intrinsics ({hotspot.version})", only=jdk, env=env,
                               java=hotspot.java))
-        none = no_intrinsics(args)
-        configs.append(Config("java-C2-nointrinsics", "java", java + none + [src], none,
-                              "HotSpot C2 without its MD5 and SHA intrinsics", only=jdk, env=env, java=hotspot.java))
+        # C2's code for the same Java, the seeds' baseline: seed 000's command lines, C2 pinned
+        # (TieredStopAtLevel=4) and UseFPUForSpilling off, then on (its default on x86-64, off on
+        # AArch64: docs/benchmarks.md, "Configurations")
+        none = no_intrinsics(args) + ["-XX:TieredStopAtLevel=4"]
+        for cname, spill, note in (("java-C2-nointrinsics", "-", "spills to the stack"),
+                                   ("java-C2-fpuspill", "+", "spills to FP/SIMD registers")):
+            opts = none + [f"-XX:{spill}UseFPUForSpilling"]
+            configs.append(Config(cname, "java", java + opts + [src], opts,
+                                  f"HotSpot C2 without its MD5 and SHA intrinsics, {note} (C2's code)", only=jdk,
+                                  env=env, java=hotspot.java))
+        # HotSpot's own SHA-3 stubs by name, where it has both (AArch64: UseSIMDForSHA3Intrinsic)
+        configs += hotspot_sha3_variants(hotspot, src, skipped)
         configs.append(Config("java-Xint", "java", java + ["-Xint", src], ["-Xint"], "HotSpot's interpreter",
                               only=jdk, env=env, java=hotspot.java))
         c1 = ["-XX:TieredStopAtLevel=1"]
@@ -179,8 +229,9 @@ def discover(args):
         configs.append(Config(name, "minivm", base + opts + [mva], opts, "--config"))
     if getattr(args, "main", False):
         # the main job's question: the interpreter, the stubs, OpenSSL and HotSpot with and without
-        # its intrinsics; the C reference and HotSpot's interpreter stay in sh scripts/bench
-        configs = [c for c in configs if c.name not in ("C-ref", "java-Xint", "java-C1")]
+        # its intrinsics; the C reference, HotSpot's interpreter, C1 and C2's FP spilling stay in
+        # sh scripts/bench
+        configs = [c for c in configs if c.name not in ("C-ref", "java-Xint", "java-C1", "java-C2-fpuspill")]
         if not args.wi_given:
             # C2 compiles the digest during the first key's warm-up: one 200 ms iteration leaves the
             # first measurements still rising, so HotSpot warms up for three
@@ -199,6 +250,7 @@ def discover(args):
         skipped.append((c.name, "not about " + ", ".join(args.params["digesterName"])))
     configs = [c for c in configs if any(c.runs(n) for n in args.params["digesterName"])]
     if args.baseline not in [c.name for c in configs]:
-        raise OptionError(f"--baseline {args.baseline}: not among the configurations that run here "
-                          f"({', '.join(c.name for c in configs)})")
+        why = next((w for n, w in skipped if args.baseline in n.split(", ")), None)
+        raise OptionError(f"--baseline {args.baseline}: " + (f"skipped here: {why}" if why else
+                          f"not among the configurations that run here ({', '.join(c.name for c in configs)})"))
     return configs, skipped

@@ -113,6 +113,30 @@ def spreads(configs, raw, args):
     return out
 
 
+def c2_verdict(seen, default):
+    """The per-family answer to the seeds' question: does the default stub beat C2's code for the
+    same Java (java-C2-nointrinsics) on this CPU? "" when it was not measured."""
+    if not seen or not default:
+        return ""
+    won = [w for w, pct, sig in seen if pct > 0 and sig]
+    lost = [w for w, pct, sig in seen if pct < 0 and sig]
+    tied = [w for w, pct, sig in seen if not sig]
+
+    def where(ws):
+        return ", ".join(w.replace(" ", "\u00a0") for w in ws)
+    if won and not lost and not tied:
+        return f". Against C2's code (java-C2-nointrinsics): {default} beats it everywhere measured"
+    text = f". Against C2's code (java-C2-nointrinsics): {default}"
+    parts = []
+    if won:
+        parts.append(f"beats it at {where(won)}")
+    if lost:
+        parts.append(f"loses at {where(lost)}")
+    if tied:
+        parts.append(f"is inside the error bars at {where(tied)}")
+    return text + " " + "; ".join(parts)
+
+
 def print_summary(configs, summary, raw, args, machine, defaults, noise, json_path, out):
     """The summary; returns the lines of warnings it printed (for the run's last lines)."""
     by_name = {c.name: c for c in configs}
@@ -130,6 +154,8 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
     print("\n".join("  " + line for line in textwrap.wrap(units, 98)), file=out)
     warnings = []
     fastest_seen = {}   # family -> [(where, winner, lead significant?)]
+    c2_seen = {}        # family -> [(where, the default's per cent over C2's code, significant?)]
+    c2 = "java-C2-nointrinsics"  # C2's code for the same Java: the seeds' baseline
     runnable = getattr(args, "runnable", {}) or {}
     defaults = defaults or {}
     for bench in args.benchmarks:
@@ -158,6 +184,15 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
                 rows.append((f"default: {default.name}", [throughput(summary[default.name][k]["score"], k[2], clock)
                                                           for k in b_key]))
                 rows.append(("speed-up", speedup(default)))
+                if c2 in by_name and all(k in summary[c2] for k in b_key):
+                    # the seeds' question: the default stub against C2's code ("+N%" over it)
+                    cells = []
+                    for k in b_key:
+                        text, sig = lead_text(default, "C2's code", summary[default.name][k], summary[c2][k])
+                        cells.append(text)
+                        pct = summary[default.name][k]["score"] / summary[c2][k]["score"] * 100.0 - 100.0
+                        c2_seen.setdefault(family, []).append((f"{name} {human_length(k[2])}", pct, sig))
+                    rows.append(("vs C2's code", cells))
             elif picked:
                 rows.append((f"default: {config_name(family, picked)}", ["not measured (--only left it out)"
                                                                          for _ in b_key]))
@@ -252,6 +287,7 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
                     text += (". The policy row this run implies: sh " + shown(os.path.join(ROOT, "scripts", "bench"))
                              + " --policy-row " + json_path if family == "SHA-3" else
                              ". minivm's default is not the fastest here")
+            text += c2_verdict(c2_seen.get(family), picked_name)
             lines = textwrap.wrap(text, 100 - 11)  # "SHA3-256 64 B" stays on one line
             print((f"  {family:<8} " + ("\n" + " " * 11).join(lines)).replace("\u00a0", " "), file=out)
     # noise
