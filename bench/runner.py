@@ -221,6 +221,15 @@ def make_parser():
     p.add_argument("--extract-c2", action="store_true",
                    help="with --mca-compiled: extract C2's code again, HotSpot 25 under qemu-aarch64 per model "
                         "(scripts/oracle), into bench/data/c2/")
+    p.add_argument("--model", action="store_true",
+                   help="instead: the seeds' table modelled, per CPU llvm-mca knows: cycles per block of C2's and "
+                        "C1's code (recorded per QEMU model, bench/c2code.py), minivm's stubs and HotSpot's, each "
+                        "as +N%% over C2's code; against seed 000's measurements; -rf csv|json -rff FILE writes it")
+    p.add_argument("--cpu", type=given, action="append", default=[], metavar="NAME",
+                   help="with --model: only this CPU (llvm-mca's -mcpu name; repeatable)")
+    p.add_argument("--against", type=given, default=None, metavar="JSON",
+                   help="with --model: a runner JSON measured on one --cpu (sh scripts/bench --seeds), its cells "
+                        "beside the model's")
     p.add_argument("--mca", action="store_true",
                    help="instead: the llvm-mca table of every stub variant per CPU model (bench/mca.py)")
     p.add_argument("-v", "--verbose", action="store_true", help="print each command")
@@ -307,7 +316,29 @@ def parse_args(argv):
         # stream is written to
         if not written_directly(a.rff) and (not os.path.isdir(where) or not os.access(where, os.W_OK | os.X_OK)):
             p.error(f"-rff {shown(a.rff)}: its directory {shown(where)} does not exist or is not writable")
-    if a.rff:
+    if a.cpu and not a.model:
+        p.error("--cpu is --model's (the CPUs it models)")
+    if a.against:
+        if not a.model or len(a.cpu) != 1:
+            p.error("--against is --model's, with the one --cpu NAME its JSON was measured on")
+        a.against = user_path(a.against)
+        if not os.path.isfile(a.against):
+            p.error(f"--against {shown(a.against)}: no such file")
+    if a.model:
+        from model import DIGESTS as MODELLED, ModelError, cpu_rows
+        try:
+            cpu_rows(a.cpu)
+        except ModelError as e:
+            p.error(str(e))
+        given_digests = any(x.startswith("digesterName=") for x in a.p)
+        if given_digests:
+            other = [d for d in a.params["digesterName"] if d not in MODELLED]
+            if other:
+                p.error(f"--model: digest {other[0]} is not one it models ({', '.join(MODELLED)}: a block of each "
+                        "compression method)")
+        else:
+            a.params["digesterName"] = list(MODELLED)
+    if a.rff and not a.model:
         other = [o for o, on in (("--select", a.select is not None), ("--file", a.file is not None),
                                  ("--count", a.count), ("--glue", a.glue), ("--mca", a.mca),
                                  ("--mca-compiled", a.mca_compiled),
@@ -473,6 +504,23 @@ def run(args, argv):
         return callgrind_mode(args)
     if args.file is not None:
         return file_mode(args)
+    if args.model:
+        import model
+        try:
+            rows = model.run(args.cpu, args.params["digesterName"], sys.stdout, sys.stderr, build=args.build)
+        except model.ModelError as e:
+            sys.exit(f"bench --model: {e}")
+        if any(r["cpu"] in model.SEED000 for r in rows) and "SHA3-512" in args.params["digesterName"]:
+            model.accuracy(rows, sys.stdout)
+        if args.against:
+            try:
+                model.against_host(rows, args.against, args.cpu[0], sys.stdout)
+            except (OSError, ValueError, KeyError, TypeError) as e:
+                sys.exit(f"bench --model --against {shown(args.against)}: not a runner JSON ({e})")
+        if args.rff:
+            model.write(rows, args.rff, args.rf)
+            print(f"\n{args.rf.upper()}:  {shown(args.rff)}")
+        return 0
     if args.mca_compiled:
         import compiled_mca
         rows = compiled_mca.run(args.build, sys.stdout, extract=args.extract_c2)

@@ -2,6 +2,7 @@
 PATH) and the user's --config; each a named command that runs MessageDigests."""
 
 import os
+import platform
 import re
 import shlex
 import subprocess
@@ -71,8 +72,12 @@ HOTSPOT_SHA3 = (("java-C2-sha3-simd", "+", "HotSpot's SIMD SHA-3 stub (FEAT_SHA3
 
 def hotspot_final_flags(hotspot, options):
     """HotSpot's final flags ({name: value text}) and its warnings under the options."""
-    p = subprocess.run(hotspot.command + ["-XX:+UnlockDiagnosticVMOptions"] + options + ["-XX:+PrintFlagsFinal", "-version"],
-                       capture_output=True, text=True, env=hotspot.env, timeout=120)
+    try:
+        p = subprocess.run(hotspot.command + ["-XX:+UnlockDiagnosticVMOptions"] + options
+                           + ["-XX:+PrintFlagsFinal", "-version"], capture_output=True, text=True, env=hotspot.env,
+                           timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return {}, [f"java -XX:+PrintFlagsFinal did not answer ({e})"]
     flags = {}
     for line in p.stdout.splitlines():
         m = re.match(r"\s*\S+\s+(\w+)\s+:?=\s+(\S+)", line)
@@ -100,7 +105,8 @@ def hotspot_sha3_variants(hotspot, src, skipped):
                                    + (f" ({warnings[0]})" if warnings else "")))
             continue
         out.append(Config(cname, "java", hotspot.command + opts + [src], opts, note,
-                          only=lambda n: n.startswith("SHA3-") or n.startswith("SHAKE"), env=hotspot.env,
+                          only=lambda n: (n.startswith("SHA3-") or n.startswith("SHAKE")) and not is_pair(n),
+                          env=hotspot.env,
                           java=hotspot.java))
     return out
 
@@ -203,12 +209,17 @@ def discover(args):
         configs.append(Config("java-C2", "java", java + [src], [],
                               f"HotSpot C2 with its own intrinsics ({hotspot.version})", only=jdk, env=env,
                               java=hotspot.java))
-        # C2's code for the same Java, the seeds' baseline: seed 000's command lines, C2 pinned
-        # (TieredStopAtLevel=4) and UseFPUForSpilling off, then on (its default on x86-64, off on
-        # AArch64: docs/benchmarks.md, "Configurations")
+        # C2's code for the same Java, the seeds' baseline: seed 000's command lines, written out
+        # (-XX:TieredStopAtLevel=4, the default) with UseFPUForSpilling off, then on (its default on
+        # x86-64, off on AArch64: docs/benchmarks.md, "Configurations"); on x86-64 the first is
+        # therefore not C2's default spilling, which java-C2-fpuspill is
         none = no_intrinsics(args) + ["-XX:TieredStopAtLevel=4"]
         for cname, spill, note in (("java-C2-nointrinsics", "-", "spills to the stack"),
                                    ("java-C2-fpuspill", "+", "spills to FP/SIMD registers")):
+            if spill == "+" and platform.machine() in ("aarch64", "arm64") and major(hotspot.version) < 26:
+                skipped.append((cname, "HotSpot before 26 dies compiling the digests with +UseFPUForSpilling on "
+                                       "AArch64 (JDK-8359378, barrierSetAssembler_aarch64.cpp:422)"))
+                continue
             opts = none + [f"-XX:{spill}UseFPUForSpilling"]
             configs.append(Config(cname, "java", java + opts + [src], opts,
                                   f"HotSpot C2 without its MD5 and SHA intrinsics, {note} (C2's code)", only=jdk,

@@ -133,7 +133,7 @@ def c2_verdict(seen, default):
     if lost:
         parts.append(f"loses at {where(lost)}")
     if tied:
-        parts.append(f"is inside the error bars at {where(tied)}")
+        parts.append(f"is not apart from it beyond the error bars at {where(tied)}")
     return text + " " + "; ".join(parts)
 
 
@@ -190,7 +190,8 @@ def print_summary(configs, summary, raw, args, machine, defaults, noise, json_pa
                     for k in b_key:
                         text, sig = lead_text(default, "C2's code", summary[default.name][k], summary[c2][k])
                         cells.append(text)
-                        pct = summary[default.name][k]["score"] / summary[c2][k]["score"] * 100.0 - 100.0
+                        c2_score = summary[c2][k]["score"]
+                        pct = summary[default.name][k]["score"] / c2_score * 100.0 - 100.0 if c2_score > 0 else 0.0
                         c2_seen.setdefault(family, []).append((f"{name} {human_length(k[2])}", pct, sig))
                     rows.append(("vs C2's code", cells))
             elif picked:

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""tests/test_c2code.py — bench/c2code.py and bench/model.py (`sh scripts/bench --model`), suite
+'bench': HotSpot's print of compiled code (tests/data/hotspot_print/) and a -XX:+PrintStubCode
+listing read; QEMU's execution log of one MD5 stub call (tests/data/c2code/, recorded under
+qemu-aarch64 -cpu max) split into translated blocks and calls; the counts per block on a known
+snippet of each architecture; the block's instructions decoded from the recorded HotSpot code
+(bench/data/c2code/) and from the recorded stub call; the model's CPU list and its refusals; and,
+when QEMU and llvm-mca are here, --model's table for one CPU with its CSV.
+
+    /usr/bin/python3 tests/test_c2code.py --build build
+"""
+
+import argparse
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import c2code  # noqa: E402
+import model  # noqa: E402
+
+BUILD = os.path.join(ROOT, "build")
+DATA = os.path.join(ROOT, "tests", "data")
+
+
+def read(*path):
+    with open(os.path.join(DATA, *path)) as f:
+        return f.read()
+
+
+class Reading(unittest.TestCase):
+    def test_print(self):
+        nms = c2code.parse_print(read("hotspot_print", "keccak_c1_c2_head.txt"))
+        self.assertEqual([(n.compiler, n.compile_id, n.osr) for n in nms], [("c1", 122, False), ("c2", 147, False)])
+        c2 = c2code.final_nmethod(nms, "sun.security.provider.SHA3::keccak", "c2")
+        self.assertEqual((c2.start, c2.end), (0x7FDF080CE200, 0x7FDF080CE648))
+        self.assertEqual(c2.entries, [0x7FDF080CE200])
+        # "1f20 03d5": the bytes of a nop in memory order; 9 words of main code, the stub code left out
+        self.assertEqual([c2.bytes[0x7FDF080CE200 + k] for k in range(4)], [0x1F, 0x20, 0x03, 0xD5])
+        self.assertEqual(len(c2.bytes), 36)
+        self.assertIsNone(c2code.final_nmethod(nms, "sun.security.provider.SHA3::keccak", "stub"))
+
+    def test_stubs_and_log(self):
+        """One MD5 stub call under QEMU: its blocks, in order, are the stub's whole code path."""
+        stubs = c2code.stub_regions(read("c2code", "minivm_md5_stubs.txt"), ["MD5"])["MD5"]
+        self.assertEqual([s.method for s in stubs], ["md5_implCompress", "md5_implCompressMB"])
+        single = stubs[0]
+        self.assertEqual((single.start, single.end), (0x7FFFF6150700, 0x7FFFF61511E0))
+        self.assertEqual(len(single.bytes), single.end - single.start)
+        # its first instruction, stp x16, x17, [sp, #-0x30]!: the word a9bd47f0, little-endian
+        self.assertEqual(bytes(single.bytes[single.start + k] for k in range(4)), bytes.fromhex("f047bda9"))
+        with open(os.path.join(DATA, "c2code", "minivm_md5_exec.log")) as f:
+            blocks, runs = c2code.parse_log(f)
+        self.assertEqual(len(runs), 6)
+        self.assertEqual(runs[0], single.start)
+        self.assertEqual(blocks[single.start][:2], [single.start, single.start + 4])
+        calls = c2code.calls(stubs, blocks, runs)
+        self.assertEqual(len(calls), 1, "one block, one call")
+        seq, n = c2code.the_call(calls)
+        self.assertEqual((seq, n), (calls[0], 1))
+        total = sum(len(blocks[pc]) for pc in seq)
+        # the stub's straight-line MD5 (64 steps): hundreds of instructions, ending at its ret
+        self.assertGreater(total, 500)
+        self.assertEqual(blocks[seq[-1]][-1] + 4, single.end)  # the last block ends at the stub's ret
+
+    def test_the_call_is_the_most_frequent(self):
+        seq, n = c2code.the_call([[1, 2], [1, 3, 2], [1, 3, 2], [1, 3, 2]])
+        self.assertEqual((seq, n), ([1, 3, 2], 3))
+        self.assertEqual(c2code.the_call([]), (None, 0))
+
+
+class Counting(unittest.TestCase):
+    def test_aarch64(self):
+        snippet = ["ldr x1, [sp, #8]", "str x2, [sp, #16]", "fmov d0, x3", "fmov x4, d1", "add x1, x1, x2",
+                   "ldp x1, x2, [x3]", "stp x29, x30, [sp, #-16]!", "bl #100", "mov v0.d[1], x5"]
+        c = c2code.counts("aarch64", snippet)
+        self.assertEqual(c, {"instructions": 9, "loads": 2, "stores": 2, "stack_loads": 1, "stack_stores": 2,
+                             "gp_fp_moves": 3, "calls": 1})
+
+    def test_x86_64(self):
+        snippet = ["mov rax, qword ptr [rsp + 8]", "mov qword ptr [rsp + 16], rbx", "movq xmm0, rax",
+                   "movq rcx, xmm1", "add rax, qword ptr [rdi + 8]", "lea rax, [rdi + 8]", "push rbp",
+                   "xor qword ptr [rdi], rax", "call 0x10", "rorx rax, rbx, 14"]
+        c = c2code.counts("x86_64", snippet)
+        self.assertEqual(c, {"instructions": 10, "loads": 3, "stores": 3, "stack_loads": 1, "stack_stores": 2,
+                             "gp_fp_moves": 2, "calls": 1})
+
+
+@unittest.skipUnless(c2code.tool("llvm-mc-19", "llvm-mc"), "llvm-mc is not installed")
+class Decoding(unittest.TestCase):
+    def test_recorded_hotspot_code(self):
+        """Every recorded call decodes to as many instructions as QEMU said its blocks had."""
+        mc = c2code.tool("llvm-mc-19", "llvm-mc")
+        checked = 0
+        for arch, (_, qemu) in [("aarch64", m) for m in c2code.models("aarch64")] + \
+                [("x86_64", m) for m in c2code.models("x86_64")]:
+            rec = c2code.read_record(arch, qemu)
+            if rec is None:
+                continue
+            for config, by_digest in rec["configs"].items():
+                for d, entry in by_digest.items():
+                    if "error" in entry:
+                        self.assertIn("HotSpot died", entry["error"])
+                        continue
+                    stream = c2code.block_stream(arch, entry, mc)
+                    self.assertEqual(len(stream), sum(entry["blocks"][b]["insns"] for b in entry["call"]))
+                    self.assertNotIn("", stream)
+                    checked += 1
+        self.assertGreater(checked, 0, "no record in bench/data/c2code/")
+
+    def test_sha3_c2_spills_on_aarch64(self):
+        """C2's SHA3-512 block on Neoverse N1 with UseFPUForSpilling off: thousands of instructions,
+        hundreds of them stack reloads (what seed 000's FPU row is about), no general<->FP moves."""
+        rec = c2code.read_record("aarch64", "neoverse-n1")
+        if rec is None:
+            self.skipTest("no record for neoverse-n1")
+        mc = c2code.tool("llvm-mc-19", "llvm-mc")
+        c = c2code.counts("aarch64", c2code.block_stream("aarch64", rec["configs"]["java-C2-nointrinsics"]["SHA3-512"],
+                                                           mc))
+        self.assertGreater(c["instructions"], 3000)
+        self.assertGreater(c["stack_loads"], 200)
+        self.assertEqual(c["gp_fp_moves"], 0)
+
+
+class ModelOptions(unittest.TestCase):
+    def runner(self, *argv):
+        return subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD] + list(argv),
+                              capture_output=True, text=True, timeout=120)
+
+    def test_refusals(self):
+        with self.assertRaises(model.ModelError) as e:
+            model.cpu_rows(["pentium-pro"])
+        self.assertIn("--cpu pentium-pro: not a CPU the model has", str(e.exception))
+        self.assertEqual([c[0] for c in model.cpu_rows([])][:7], list(model.SEED000))
+        for argv, words in ((["--model", "--cpu", "pentium-pro"], "--cpu pentium-pro: not a CPU the model has"),
+                            (["--cpu", "neoverse-n1"], "--cpu is --model's"),
+                            (["--model", "-p", "digesterName=SHA3-256"], "digest SHA3-256 is not one it models")):
+            r = self.runner(*argv)
+            self.assertEqual(r.returncode, 2, (argv, r.stderr))
+            self.assertIn(words, r.stderr.splitlines()[-1])
+            self.assertEqual(r.stdout, "")
+
+
+@unittest.skipUnless(shutil.which("qemu-x86_64") and c2code.tool("llvm-mca-19", "llvm-mca") and
+                     os.uname().machine == "x86_64", "needs qemu-x86_64, llvm-mca and an x86-64 host")
+class ModelTable(unittest.TestCase):
+    def test_one_cpu(self):
+        """--model --cpu znver3 -p digesterName=SHA-256: C2's code at 0%, every row's columns, the CSV."""
+        if c2code.read_record("x86_64", "EPYC-Milan") is None:
+            self.skipTest("no record for EPYC-Milan")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "m.csv")
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD, "--model",
+                                "--cpu", "znver3", "-p", "digesterName=SHA-256", "-rf", "csv", "-rff", path],
+                               capture_output=True, text=True, timeout=600)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertRegex(r.stdout, r"(?m)^znver3 \(HotSpot's code from qemu-x86_64 -cpu EPYC-Milan\)$")
+            self.assertRegex(r.stdout, r"(?m)^  SHA-256 +java-C2-nointrinsics +[0-9,]+ +\+0% ")
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+        for col in ("cpu", "digest", "configuration", "cycles_per_block", "vs_c2_percent"):
+            self.assertIn(col, rows[0])
+        names = {r["configuration"] for r in rows}
+        self.assertTrue({"java-C2-nointrinsics", "java-C1"} <= names, names)
+        self.assertTrue(any(n.startswith("sha256-") for n in names), names)  # minivm's stubs
+        c2 = next(r for r in rows if r["configuration"] == "java-C2-nointrinsics")
+        self.assertEqual(float(c2["vs_c2_percent"]), 0.0)
+        self.assertTrue(all(r["cpu"] == "znver3" and r["digest"] == "SHA-256" for r in rows))
+        self.assertTrue(all(float(r["cycles_per_block"]) > 0 for r in rows if r["cycles_per_block"]))
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=BUILD)
+    a, rest = ap.parse_known_args()
+    BUILD = os.path.abspath(a.build)
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
