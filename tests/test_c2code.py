@@ -105,7 +105,9 @@ class Decoding(unittest.TestCase):
             for config, by_digest in rec["configs"].items():
                 for d, entry in by_digest.items():
                     if "error" in entry:
-                        self.assertIn("HotSpot died", entry["error"])
+                        # the two failures recorded as such: HotSpot 25 dying (JDK-8359378), and its
+                        # x86-64 PrintStubCode dropping a stub's last size-mod-4 bytes
+                        self.assertRegex(entry["error"], r"HotSpot died|the print lacks the bytes")
                         continue
                     stream = c2code.block_stream(arch, entry, mc)
                     self.assertEqual(len(stream), sum(entry["blocks"][b]["insns"] for b in entry["call"]))
@@ -146,32 +148,31 @@ class ModelOptions(unittest.TestCase):
             self.assertEqual(r.stdout, "")
 
 
-@unittest.skipUnless(shutil.which("qemu-x86_64") and c2code.tool("llvm-mca-19", "llvm-mca") and
-                     os.uname().machine == "x86_64", "needs qemu-x86_64, llvm-mca and an x86-64 host")
+@unittest.skipUnless(shutil.which("qemu-aarch64") and c2code.tool("llvm-mca-19", "llvm-mca"),
+                     "needs qemu-aarch64 and llvm-mca")
 class ModelTable(unittest.TestCase):
     def test_one_cpu(self):
-        """--model --cpu znver3 -p digesterName=SHA-256: C2's code at 0%, every row's columns, the CSV."""
-        if c2code.read_record("x86_64", "EPYC-Milan") is None:
-            self.skipTest("no record for EPYC-Milan")
+        """--model --cpu neoverse-n1 -p digesterName=SHA-256: C2's code at 0%, every row's columns, the CSV."""
+        if not os.path.exists(os.path.join(ROOT, "build-aarch64", "minivm")):
+            self.skipTest("build-aarch64 is not built (the QEMU stage builds it)")
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "m.csv")
             r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD, "--model",
-                                "--cpu", "znver3", "-p", "digesterName=SHA-256", "-rf", "csv", "-rff", path],
+                                "--cpu", "neoverse-n1", "-p", "digesterName=SHA-256", "-rf", "csv", "-rff", path],
                                capture_output=True, text=True, timeout=600)
             self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertRegex(r.stdout, r"(?m)^znver3 \(HotSpot's code from qemu-x86_64 -cpu EPYC-Milan\)$")
+            self.assertRegex(r.stdout, r"(?m)^neoverse-n1 \(HotSpot's code from qemu-aarch64 -cpu neoverse-n1; ")
             self.assertRegex(r.stdout, r"(?m)^  SHA-256 +java-C2-nointrinsics +[0-9,]+ +\+0% ")
             with open(path) as f:
                 rows = list(csv.DictReader(f))
         for col in ("cpu", "digest", "configuration", "cycles_per_block", "vs_c2_percent"):
             self.assertIn(col, rows[0])
         names = {r["configuration"] for r in rows}
-        self.assertTrue({"java-C2-nointrinsics", "java-C1"} <= names, names)
-        self.assertTrue(any(n.startswith("sha256-") for n in names), names)  # minivm's stubs
+        self.assertTrue({"java-C2-nointrinsics", "java-C1", "sha256-crypto", "hotspot-sha256"} <= names, names)
         c2 = next(r for r in rows if r["configuration"] == "java-C2-nointrinsics")
         self.assertEqual(float(c2["vs_c2_percent"]), 0.0)
-        self.assertTrue(all(r["cpu"] == "znver3" and r["digest"] == "SHA-256" for r in rows))
-        self.assertTrue(all(float(r["cycles_per_block"]) > 0 for r in rows if r["cycles_per_block"]))
+        self.assertTrue(all(r["cpu"] == "neoverse-n1" and r["digest"] == "SHA-256" for r in rows))
+        self.assertTrue(all(float(r["cycles_per_block"]) > 0 for r in rows))
 
 
 if __name__ == "__main__":

@@ -236,7 +236,7 @@ def chart(configs, summary, raw, args, machine, stem):
         cols = min(len(args.params["length"]), len(panels))
         rows = (len(panels) + cols - 1) // cols
         n_configs = max(len([c for c in configs if k in summary[c.name]]) for k in panels)
-        height = 0.9 + 0.22 * n_configs
+        height = 0.9 + 0.17 * n_configs  # a bar and its label in 7.5-point type
         fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, height * rows + 1.6), squeeze=False)
         used = set()
         for ax, k in zip([a for r in axes for a in r], panels):
