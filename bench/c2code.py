@@ -190,6 +190,9 @@ def final_nmethod(nms, method, compiler):
 
 # --- QEMU's execution log -------------------------------------------------------------------------
 
+HEX = set("0123456789abcdef")
+
+
 def parse_log(lines):
     """(translated blocks {pc: [instruction addresses]}, executions [pc, ...] in order) of a QEMU
     -d in_asm,exec,nochain log; a block translated again replaces its instructions."""
@@ -200,7 +203,11 @@ def parse_log(lines):
         elif line.startswith("IN:"):
             cur = []
         elif line.startswith("0x") and cur is not None:
-            cur.append(int(line.split(":", 1)[0], 16))
+            addr, rest = line.split(":", 1)
+            # an x86 instruction longer than 8 bytes is listed on two lines, the second one its
+            # remaining bytes and no mnemonic: not an instruction of its own
+            if not all(len(t) == 2 and all(c in HEX for c in t) for t in rest.split()):
+                cur.append(int(addr, 16))
         elif not line.strip() and cur:
             blocks[cur[0]], cur = cur, None
     if cur:
@@ -547,7 +554,7 @@ def exact_bytes(arch, raw, last, llvm_mc):
         p = subprocess.run([llvm_mc, "--disassemble"] + TRIPLE[arch], input=" ".join(f"0x{v:02x}" for v in b),
                            capture_output=True, text=True)
         lines = [ln for ln in p.stdout.splitlines() if ln.strip() and not ln.strip().startswith(".")]
-        return lines, "warning" in p.stderr
+        return lines, next((ln.strip() for ln in p.stderr.splitlines() if "warning" in ln), None)
     # the last instruction's length: the fewest bytes that decode to it alone, without a warning
     for k in range(1, 16):
         lines, warned = decoded(raw[last:last + k])
@@ -558,7 +565,7 @@ def exact_bytes(arch, raw, last, llvm_mc):
     exact = raw[:last + k]
     lines, warned = decoded(exact)
     if warned:
-        raise ValueError(f"llvm-mc cannot decode the block ({exact.hex()[:60]}...)")
+        raise ValueError(f"llvm-mc cannot decode the block ({exact.hex()[:60]}...): {warned}")
     return exact, len(lines)
 
 
@@ -569,6 +576,10 @@ def block_stream(arch, entry, llvm_mc):
     raw = b"".join(bytes.fromhex(entry["blocks"][o]["bytes"]) for o in offs)
     total = sum(entry["blocks"][o]["insns"] for o in offs)
     lines = decode(arch, raw, None, llvm_mc)
+    if len(lines) != total:
+        # one llvm-mc run per block where the concatenation decodes otherwise (an x86 block that
+        # ends in a prefix llvm-mc prints alone joins the next block's first instruction)
+        lines = [ln for o in offs for ln in decode(arch, bytes.fromhex(entry["blocks"][o]["bytes"]), None, llvm_mc)]
     if len(lines) != total:
         raise ValueError(f"the recorded blocks decode to {len(lines)} instructions, not {total}: not exact bytes "
                          "(python3 bench/c2code.py --normalize)")
@@ -583,6 +594,7 @@ GP_FP_A64 = re.compile(r"^(fmov [ds]\d+, [xw]\d+|fmov [xw]\d+, [ds]\d+|(mov|ins)
                        r"(u?mov|fmov) [xw]\d+, v\d+\.[ds]\[\d\])$")
 GP_FP_X86 = re.compile(r"^v?mov[qd] (xmm\d+, r|r\w+, xmm\d+|e\w+, xmm|xmm\d+, e)")
 NOT_MEMORY_X86 = ("lea", "nop", "prefetch")
+X86_DIRECT_BRANCH = re.compile(r"^(j[a-z]+|call|loop[a-z]*) -?(0x)?[0-9a-f]+$")
 
 
 def classify(arch, ins):
@@ -638,6 +650,9 @@ def mca_cycles(arch, stream, mcpu, llvm_mca, iterations=10):
         argv.append("-mattr=+sha3")
     if arch == "x86_64":
         argv.append("-x86-asm-syntax=intel")
+        # llvm-mc prints a direct branch's target as a number, which its own Intel parser refuses:
+        # llvm-mca ignores where a branch goes, so every direct target becomes one label
+        stream = [".Ltarget:"] + [X86_DIRECT_BRANCH.sub(r"\1 .Ltarget", ins) for ins in stream]
     p = subprocess.run(argv, input="\n".join(stream) + "\n", capture_output=True, text=True)
     m = re.search(r"Total Cycles:\s+(\d+)", p.stdout)
     if p.returncode != 0 or not m:

@@ -68,6 +68,18 @@ class Reading(unittest.TestCase):
         self.assertGreater(total, 500)
         self.assertEqual(blocks[seq[-1]][-1] + 4, single.end)  # the last block ends at the stub's ret
 
+    def test_long_x86_instruction_listed_on_two_lines(self):
+        """QEMU lists an x86 instruction longer than 8 bytes on two lines, the second its last
+        bytes alone (a minivm avx2 SHA-3 stub's TB under QEMU 10): one instruction, not two."""
+        log = ["IN: \n",
+               "0x7ffff7eca2bc:  c5 79 d6 84 24 98 00 00  vmovq    %xmm8, 0x98(%rsp)\n",
+               "0x7ffff7eca2c4:  00\n",
+               "0x7ffff7eca2c5:  c4 42 dd 47 99 80 01 00  vpsllvq  0x180(%r9), %ymm4, %ymm11\n",
+               "0x7ffff7eca2cd:  00\n",
+               "\n"]
+        blocks, _ = c2code.parse_log(log)
+        self.assertEqual(blocks, {0x7FFFF7ECA2BC: [0x7FFFF7ECA2BC, 0x7FFFF7ECA2C5]})
+
     def test_the_call_is_the_most_frequent(self):
         seq, n = c2code.the_call([[1, 2], [1, 3, 2], [1, 3, 2], [1, 3, 2]])
         self.assertEqual((seq, n), ([1, 3, 2], 3))
