@@ -344,7 +344,9 @@ def against_host(rows, results, mcpu, out=sys.stdout, length="16384"):
         errors.append(abs(p - measured))
         print(f"  {r['digest']:<9} {r['configuration']:<22} {measured:>+8.0f}% {p:>+9.0f}% "
               f"{'right' if ok else 'WRONG':>7} {p - measured:>+6.0f}", file=out)
-    med = statistics.median(errors) if errors else float("nan")
+    if not total:
+        raise ValueError(f"no {int(length) // 1024} KiB cell measured beside {C2} for a configuration the model has")
+    med = statistics.median(errors)
     print(f"  {right} of {total} cells with the right winner; median error {med:.0f} points", file=out)
     return right, total, med
 

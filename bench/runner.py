@@ -227,6 +227,10 @@ def make_parser():
                         "as +N%% over C2's code; against seed 000's measurements; -rf csv|json -rff FILE writes it")
     p.add_argument("--cpu", type=given, action="append", default=[], metavar="NAME",
                    help="with --model: only this CPU (llvm-mca's -mcpu name; repeatable)")
+    p.add_argument("--merge", type=given, nargs="+", default=None, metavar="JSON",
+                   help="instead: the seeds' table across machines from the runner's JSON files (one or more per "
+                        "machine): per CPU each configuration +N%% over C2's code, the model beside, the defaults "
+                        "implied")
     p.add_argument("--against", type=given, default=None, metavar="JSON",
                    help="with --model: a runner JSON measured on one --cpu (sh scripts/bench --seeds), its cells "
                         "beside the model's")
@@ -298,6 +302,10 @@ def parse_args(argv):
     a.results = user_path(a.results)
     if a.policy_row:
         a.policy_row = user_path(a.policy_row)
+    if a.merge:
+        a.merge = [user_path(x) for x in a.merge]
+        if a.model or a.policy_row or a.rff:
+            p.error("--merge reads result files: it takes no --model, --policy-row or -rff")
     # the places results go, checked before anything is measured
     try:
         os.makedirs(a.results, exist_ok=True)
@@ -491,6 +499,13 @@ def run(args, argv):
         return report(args, argv)
     if args.policy_row:
         return policy_row_mode(args.policy_row)
+    if args.merge:
+        from mdbench import merge
+        try:
+            merge.merge(args.merge, sys.stdout, merge.model_predictions(args.build))
+        except merge.MergeError as e:
+            sys.exit(f"bench --merge: {e}")
+        return 0
     if args.select is not None:
         return select_mode(args)
     if args.count:
@@ -515,7 +530,7 @@ def run(args, argv):
         if args.against:
             try:
                 model.against_host(rows, args.against, args.cpu[0], sys.stdout)
-            except (OSError, ValueError, KeyError, TypeError) as e:
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
                 sys.exit(f"bench --model --against {shown(args.against)}: not a runner JSON ({e})")
         if args.rff:
             model.write(rows, args.rff, args.rf)

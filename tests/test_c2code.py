@@ -12,7 +12,10 @@ when QEMU and llvm-mca are here, --model's table for one CPU with its CSV.
 
 import argparse
 import csv
+import io
+import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -162,6 +165,166 @@ class ModelOptions(unittest.TestCase):
 
 @unittest.skipUnless(shutil.which("qemu-aarch64") and c2code.tool("llvm-mca-19", "llvm-mca"),
                      "needs qemu-aarch64 and llvm-mca")
+class Accuracy(unittest.TestCase):
+    """The model's predictions beside measurements: the winner against C2's code, the error."""
+
+    def test_seed000(self):
+        import io
+        import model
+        # every seed cell predicted 10 points above what it measured: every winner right but
+        # A53's, A72's and N1's fpu (+2 -> +12 stays right; -2 -> +8 and -10 -> +0 turn wrong)
+        rows = [dict(cpu=cpu, digest="SHA3-512", configuration=model.SEED_ROWS[row][0],
+                     vs_c2_percent=measured + 10.0)
+                for cpu, cells in model.SEED000.items() for row, (measured, _) in cells.items()]
+        out = io.StringIO()
+        right, total, med = model.accuracy(rows, out)
+        self.assertEqual((right, total, med), (16, 18, 10))
+        self.assertIn("16 of 18 cells with the right winner; median error 10 points", out.getvalue())
+        self.assertRegex(out.getvalue(), r"(?m)^  cortex-a72   fpu +-2% +\+8% +WRONG +\+10 ")
+        # a CPU the model did not run is listed without a prediction, not counted
+        right, total, _ = model.accuracy([r for r in rows if r["cpu"] != "apple-m4"], io.StringIO())
+        self.assertEqual(total, 15)
+
+    def test_against_host(self):
+        import io
+        import json
+        import model
+
+        def result(config, digest, score, length="16384"):
+            return {"params": {"config": config, "digesterName": digest, "length": length},
+                    "primaryMetric": {"score": score}}
+        doc = [result("java-C2-nointrinsics", "SHA3-512", 10.0), result("gpr", "SHA3-512", 12.0),
+               result("java-C2-fpuspill", "SHA3-512", 9.0), result("avx2", "SHA3-512", 20.0, "64"),
+               result("java-C2-sha3-gpr", "SHA3-512", 11.0)]
+        rows = [dict(cpu="neoverse-n1", digest="SHA3-512", configuration=c, vs_c2_percent=v)
+                for c, v in (("java-C2-nointrinsics", 0.0), ("gpr", 30.0), ("java-C2-fpuspill", 5.0),
+                             ("avx2", 50.0), ("hotspot-sha3-gpr", 20.0))]
+        rows.append(dict(cpu="cortex-a53", digest="SHA3-512", configuration="gpr", vs_c2_percent=99.0))
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump(doc, f)
+            f.flush()
+            out = io.StringIO()
+            right, total, med = model.against_host(rows, f.name, "neoverse-n1", out)
+        # gpr +20 measured, +30 predicted; fpuspill -10 / +5 wrong; HotSpot's GPR stub is the
+        # runner's java-C2-sha3-gpr (+10 / +20); avx2 measured at 64 B only: not a cell
+        self.assertEqual((right, total), (2, 3))
+        self.assertAlmostEqual(med, 10)
+        self.assertRegex(out.getvalue(), r"(?m)^  SHA3-512  java-C2-fpuspill +-10% +\+5% +WRONG +\+15$")
+        self.assertNotIn("avx2", out.getvalue())
+        # a JSON with no cell beside C2's code (another benchmark's, or the 64 B alone) is refused
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump([result("gpr", "SHA3-512", 12.0)], f)
+            f.flush()
+            with self.assertRaisesRegex(ValueError, "no 16 KiB cell measured beside java-C2-nointrinsics"):
+                model.against_host(rows, f.name, "neoverse-n1", io.StringIO())
+
+
+def runner_json(path, machine, scores, length="16384", mode="thrpt", unit="ops/ms"):
+    """A runner result file: scores {(config, digest): ops/ms}, error bars of 1% of each score."""
+    import json
+    doc = [{"benchmark": "org.openjdk.bench.java.security.MessageDigests.digest", "mode": mode,
+            "params": {"config": c, "digesterName": d, "length": length},
+            "primaryMetric": {"score": v, "scoreError": v / 100, "scoreConfidence": [v * 0.99, v * 1.01],
+                              "scoreUnit": unit},
+            "minivmMachine": machine} for (c, d), v in scores.items()]
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+N1 = {"cpu": "aarch64", "date": "2026-12-05 10:00", "vendor": "",
+      "features": "CPU: total 4 (initial active 4) 0x41:0x3:0xd0c:1, fp, asimd, aes, pmull, sha1, sha256"}
+ZEN5 = {"cpu": "AMD EPYC family 26 model 2", "date": "2026-12-05 14:11", "vendor": "AuthenticAMD",
+        "features": "CPU: total 2 (initial active 2) family 26 model 2 stepping 1, avx2, sha"}
+
+
+class Merge(unittest.TestCase):
+    """sh scripts/bench --merge: runner JSONs of several machines in one seeds' table."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def path(self, name):
+        return os.path.join(self.dir.name, name)
+
+    def test_machines(self):
+        import io
+        from mdbench import merge
+        n1 = runner_json(self.path("n1.json"), N1, {
+            ("java-C2-nointrinsics", "SHA3-512"): 10.0, ("gpr", "SHA3-512"): 12.6, ("simd", "SHA3-512"): 6.0,
+            ("java-C2-fpuspill", "SHA3-512"): 9.0, ("java-C2-nointrinsics", "SHA-256"): 20.0,
+            ("sha256-crypto", "SHA-256"): 200.0, ("java-C2-nointrinsics", "MD5"): 30.0, ("md5-gpr", "MD5"): 30.1})
+        # no HotSpot on the second machine: its cells are over the interpreter
+        zen = runner_json(self.path("zen.json"), ZEN5, {("interpreted", "SHA3-512"): 1.0, ("gpr", "SHA3-512"): 20.0})
+        asked = []
+
+        def predict(mcpus):
+            asked.append(mcpus)
+            return {("neoverse-n1", "SHA3-512", "gpr"): 22.0, ("neoverse-n1", "SHA3-512", "simd"): -40.0}
+        out = io.StringIO()
+        merged = merge.merge([n1, zen], out, predict)
+        text = out.getvalue()
+        self.assertEqual(asked, [["neoverse-n1", "znver5"]])
+        self.assertEqual(set(merged), {"aarch64", "AMD EPYC family 26 model 2"})
+        self.assertIn("aarch64 (2026-12-05 10:00; model: neoverse-n1)", text)
+        self.assertIn("gpr +26% (model +22%)", text)
+        self.assertIn("simd -40% (model -40%)", text)
+        self.assertIn("java-C2-fpuspill -10%", text)
+        self.assertIn("over the interpreter (no HotSpot ran)", text)
+        self.assertRegex(text, r"gpr \+1900%(?! \(model)")  # no prediction beside an interpreter's cell
+        self.assertIn("implies: UseSHA3Intrinsics=true (gpr +26% over C2's code at SHA3-512 16 KiB)", text)
+        self.assertIn("implies: UseSHA256Intrinsics=true (sha256-crypto +900%", text)
+        # md5-gpr +0.3%: inside the 1% error bars, so C2's code keeps it off
+        self.assertIn("implies: UseMD5Intrinsics=false (C2's code is as fast: the best stub, md5-gpr, ~+0%", text)
+
+    def test_same_cpu_twice(self):
+        import io
+        from mdbench import merge
+        a = runner_json(self.path("a.json"), N1, {("java-C2-nointrinsics", "SHA3-512"): 10.0, ("gpr", "SHA3-512"): 12.0})
+        b = runner_json(self.path("b.json"), N1, {("java-C2-nointrinsics", "SHA3-512"): 20.0, ("gpr", "SHA3-512"): 30.0})
+        out = io.StringIO()
+        merged = merge.merge([a, b], out, None)
+        self.assertIn("note: aarch64 is in 2 files (a.json, b.json): merged", out.getvalue())
+        pct, noise, files = merged["aarch64"][1][("SHA3-512", "16384")][1]["gpr"]
+        # the geometric mean of the files' ratios, 1.2 and 1.5, not the ratio of the means
+        self.assertAlmostEqual(pct, (math.sqrt(1.2 * 1.5) - 1) * 100)
+        self.assertEqual((noise, files), (False, 2))
+
+    def test_bad_files(self):
+        from mdbench import merge
+        good = runner_json(self.path("good.json"), N1, {("java-C2-nointrinsics", "MD5"): 1.0})
+        with open(self.path("corrupt.json"), "w") as f:
+            f.write('[{"params": ')
+        foreign = self.path("jmh.json")
+        runner_json(foreign, None, {("java-C2-nointrinsics", "MD5"): 1.0})
+        avgt = runner_json(self.path("avgt.json"), N1, {("gpr", "MD5"): 1.0}, mode="avgt", unit="us/op")
+        cases = [(self.path("corrupt.json"), "corrupt.json: not JSON"),
+                 (foreign, "jmh.json: does not say which machine it ran on"),
+                 (avgt, "avgt.json: gpr is avgt in us/op, not throughput in ops/ms"),
+                 (self.path("missing.json"), "missing.json: No such file or directory")]
+        for path, why in cases:
+            with self.assertRaisesRegex(merge.MergeError, re.escape(why)):
+                merge.merge([good, path], io.StringIO(), None)
+            # through the runner: one line naming the file, exit status 1
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--merge", good, path],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            lines = r.stderr.strip().splitlines()
+            self.assertEqual(len(lines), 1, r.stderr)
+            self.assertTrue(lines[0].startswith(f"bench --merge: {path}: {why.split(': ', 1)[1]}"), lines[0])
+
+    def test_model_cpu(self):
+        from mdbench import merge
+        self.assertEqual(merge.model_cpu(N1), "neoverse-n1")
+        self.assertEqual(merge.model_cpu(ZEN5), "znver5")
+        self.assertEqual(merge.model_cpu({"cpu": "AMD EPYC 9R14 family 25 model 17", "vendor": "AuthenticAMD"}), "znver4")
+        self.assertEqual(merge.model_cpu({"cpu": "AMD EPYC 7R13 family 25 model 1", "vendor": "AuthenticAMD"}), "znver3")
+        self.assertEqual(merge.model_cpu({"cpu": "INTEL(R) XEON(R) PLATINUM 8581C family 6 model 207",
+                                          "vendor": "GenuineIntel"}), "sapphirerapids")
+        self.assertIsNone(merge.model_cpu({"cpu": "qemu-aarch64 -cpu neoverse-n1 on AMD EPYC", "features": N1["features"]}))
+
+
 class ModelTable(unittest.TestCase):
     def test_one_cpu(self):
         """--model --cpu neoverse-n1 -p digesterName=SHA-256: C2's code at 0%, every row's columns, the CSV."""
