@@ -368,3 +368,57 @@ def write(rows, path, fmt):
             w.writerow(cols)
             for r in rows:
                 w.writerow(["" if r.get(k) is None else r.get(k) for k in cols])
+
+
+def chart(rows, stem):
+    """One figure per digest (PNG and SVG, stem-DIGEST.png/.svg): a panel per CPU, a bar per
+    configuration, its "+N%" over C2's code (C2 at 0%), HotSpot's code and stubs grey, minivm's
+    stubs blue; returns the paths written."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.rcParams["svg.fonttype"] = "none"  # text stays text in the SVG
+    paths = []
+    for d in DIGESTS:
+        mine = [r for r in rows if r["digest"] == d and r.get("vs_c2_percent") is not None]
+        cpus = [c[0] for c in CPUS if any(r["cpu"] == c[0] for r in mine)]
+        if not cpus:
+            continue
+        cols = min(3, len(cpus))
+        nrows = (len(cpus) + cols - 1) // cols
+        n = max(sum(1 for r in mine if r["cpu"] == c) for c in cpus)
+        fig, axes = plt.subplots(nrows, cols, figsize=(5.2 * cols, (0.9 + 0.22 * n) * nrows + 1.2), squeeze=False)
+        for ax, cpu in zip([a for r in axes for a in r], cpus):
+            here = sorted((r for r in mine if r["cpu"] == cpu), key=lambda r: order(r["configuration"]))
+            y = list(range(len(here)))[::-1]
+            for yi, r in zip(y, here):
+                hotspot = r["configuration"].startswith(("java-", "hotspot-"))
+                ax.barh(yi, r["vs_c2_percent"], color="#9e9e9e" if hotspot else "#1f77b4")
+                ax.text(r["vs_c2_percent"], yi, f" {r['vs_c2_percent']:+.0f}% ", va="center", fontsize=7,
+                        ha="left" if r["vs_c2_percent"] >= 0 else "right")
+            ax.axvline(0, color="black", linewidth=0.8)
+            # seed 000's measurement of the configuration that ran it, beside the prediction
+            for row, (measured, _) in (SEED000.get(cpu, {}).items() if d == "SHA3-512" else ()):
+                at = [yi for yi, r in zip(y, here) if r["configuration"] == SEED_ROWS[row][0]]
+                if at:
+                    ax.plot(measured, at[0], "D", color="black", markersize=4)
+            ax.set_yticks(y)
+            ax.set_yticklabels([r["configuration"] for r in here], fontsize=7.5)
+            lo = min(r["vs_c2_percent"] for r in here)
+            hi = max(r["vs_c2_percent"] for r in here)
+            ax.set_xlim(min(lo, 0) * 1.35 - 10, max(hi, 0) * 1.35 + 10)
+            ax.set_title(cpu, fontsize=9)
+            ax.tick_params(axis="x", labelsize=7)
+        for ax in [a for r in axes for a in r][len(cpus):]:
+            ax.axis("off")
+        fig.suptitle(f"{d}, modelled (llvm-mca, llvm-19): \"+N%\" over C2's code per block "
+                     "(java-C2-nointrinsics at 0%; grey: HotSpot 25's code and stubs, blue: minivm's stubs"
+                     + ("; black diamond: seed 000's measurement)" if d == "SHA3-512" else ")"),
+                     fontsize=9)
+        fig.tight_layout(rect=(0, 0, 1, 0.96))
+        for ext in ("png", "svg"):
+            path = f"{stem}-{d}.{ext}"
+            fig.savefig(path, dpi=100)
+            paths.append(path)
+        plt.close(fig)
+    return paths

@@ -535,6 +535,13 @@ def run(args, argv):
         if args.rff:
             model.write(rows, args.rff, args.rf)
             print(f"\n{args.rf.upper()}:  {shown(args.rff)}")
+        stem = os.path.join(args.results, f"model-{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}")
+        try:
+            charts = model.chart(rows, stem)
+        except ImportError:
+            print("\nCharts: none (python3-matplotlib is not installed: sh scripts/bootstrap bench)")
+        else:
+            print("\nCharts: " + ", ".join(shown(c) for c in charts if c.endswith(".png")) + " (and .svg)")
         return 0
     if args.mca_compiled:
         import compiled_mca

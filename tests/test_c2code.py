@@ -12,6 +12,7 @@ when QEMU and llvm-mca are here, --model's table for one CPU with its CSV.
 
 import argparse
 import csv
+import glob
 import io
 import math
 import os
@@ -185,6 +186,29 @@ class Accuracy(unittest.TestCase):
         right, total, _ = model.accuracy([r for r in rows if r["cpu"] != "apple-m4"], io.StringIO())
         self.assertEqual(total, 15)
 
+    def test_chart(self):
+        """--model's chart: a figure per digest, a panel per CPU (its name the title), C2 at 0%, seed
+        000's measurements marked on SHA3-512's."""
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            self.skipTest("python3-matplotlib is not installed")
+        import xml.etree.ElementTree as ET
+        import model
+        rows = [dict(cpu=cpu, digest=d, configuration=c, vs_c2_percent=v)
+                for cpu in ("neoverse-n1", "apple-m1") for d in ("SHA3-512", "MD5")
+                for c, v in (("java-C2-nointrinsics", 0.0), ("gpr", 22.0), ("hotspot-sha3-gpr", 21.0))]
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = model.chart(rows, os.path.join(tmp, "m"))
+            self.assertEqual(sorted(os.path.basename(p) for p in paths),
+                             ["m-MD5.png", "m-MD5.svg", "m-SHA3-512.png", "m-SHA3-512.svg"])
+            with open(os.path.join(tmp, "m-SHA3-512.png"), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            text = " ".join(ET.parse(os.path.join(tmp, "m-SHA3-512.svg")).getroot().itertext())
+            for words in ("neoverse-n1", "apple-m1", "hotspot-sha3-gpr", "+22%", "seed 000's measurement"):
+                self.assertIn(words, text)
+            self.assertNotIn("seed 000", " ".join(ET.parse(os.path.join(tmp, "m-MD5.svg")).getroot().itertext()))
+
     def test_against_host(self):
         import io
         import json
@@ -333,9 +357,11 @@ class ModelTable(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "m.csv")
             r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD, "--model",
-                                "--cpu", "neoverse-n1", "-p", "digesterName=SHA-256", "-rf", "csv", "-rff", path],
+                                "--cpu", "neoverse-n1", "-p", "digesterName=SHA-256", "-rf", "csv", "-rff", path,
+                                "--results", tmp],
                                capture_output=True, text=True, timeout=600)
             self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(glob.glob(os.path.join(tmp, "model-*-SHA-256.png")), r.stdout)
             self.assertRegex(r.stdout, r"(?m)^neoverse-n1 \(HotSpot's code from qemu-aarch64 -cpu neoverse-n1; ")
             self.assertRegex(r.stdout, r"(?m)^  SHA-256 +java-C2-nointrinsics +[0-9,]+ +\+0% ")
             with open(path) as f:
