@@ -639,11 +639,11 @@ def counts(arch, stream):
     return dict(c)
 
 
-def mca_cycles(arch, stream, mcpu, llvm_mca, iterations=10):
+def mca_cycles(arch, stream, mcpu, llvm_mca, iterations=10, extra=()):
     """llvm-mca's cycles for the block's instruction stream on mcpu (the stream repeated:
-    its cycles per repetition)."""
+    its cycles per repetition); extra: further llvm-mca options."""
     triple = "aarch64" if arch == "aarch64" else "x86_64"
-    argv = [llvm_mca, f"-mtriple={triple}", f"-mcpu={mcpu}", f"-iterations={iterations}"]
+    argv = [llvm_mca, f"-mtriple={triple}", f"-mcpu={mcpu}", f"-iterations={iterations}", *extra]
     if arch == "aarch64":
         # FEAT_SHA3 is optional from Armv8.2 on, so LLVM leaves it out of some CPUs that have it
         # (neoverse-v2); whether a CPU runs a configuration is decided before (bench/model.py)

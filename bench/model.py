@@ -9,8 +9,10 @@ instructions one block runs, in order (bench/c2code.py: QEMU's execution log of 
 the code HotSpot 25 compiled under the QEMU model standing for it (C2 selects instructions from
 the features it detects); the stubs' code does not depend on the model they ran under.
 
-What llvm-mca leaves out (docs/PERFORMANCE.md): store-to-load forwarding (every load is ready,
-so spill-heavy code looks better than it runs), the front end, branch prediction, caches.
+What llvm-mca leaves out (docs/PERFORMANCE.md): store-to-load forwarding (every load is ready as
+soon as its address is; --mca-arg=-noalias=false tries the opposite, and does worse), the front
+end, branch prediction, caches. --against measures which side of a ratio the model gets wrong:
+each configuration's cycles per block at the core's measured clock beside the model's.
 """
 
 import concurrent.futures
@@ -169,15 +171,29 @@ def traced_configs(arch, cpus, digests, log):
     return out
 
 
-def run(cpu_names=(), digests=DIGESTS, out=sys.stdout, log=sys.stderr, build=None):
+def check_mca_args(llvm_mca, mca_args):
+    """--mca-arg: options llvm-mca takes (each starting with -), tried on an empty input first."""
+    for a in mca_args:
+        if not a.startswith("-"):
+            raise ModelError(f"--mca-arg {a}: not an llvm-mca option (write it as --mca-arg=-noalias=false)")
+    if mca_args and llvm_mca:
+        p = subprocess.run([llvm_mca, "-mtriple=x86_64", *mca_args], input="nop\n", capture_output=True, text=True)
+        if p.returncode != 0:
+            why = (p.stderr.strip().splitlines() or ["failed"])[0]
+            raise ModelError(f"--mca-arg {' '.join(mca_args)}: llvm-mca refuses it: {why}")
+
+
+def run(cpu_names=(), digests=DIGESTS, out=sys.stdout, log=sys.stderr, build=None, mca_args=()):
     """The model's table; returns its rows (one per CPU, digest and configuration). build: the
-    x86-64 build (default build/)."""
+    x86-64 build (default build/); mca_args: further llvm-mca options, the same for every CPU
+    (the method's variants: -noalias=false makes every load wait for the stores before it)."""
     if build:
         BUILDS["x86_64"] = build
     cpus = cpu_rows(cpu_names)
     llvm_mc, llvm_mca = c2code.tool("llvm-mc-19", "llvm-mc"), c2code.tool("llvm-mca-19", "llvm-mca")
     if not llvm_mc or not llvm_mca:
         raise ModelError("llvm-mc and llvm-mca are not installed (sh scripts/bootstrap bench)")
+    check_mca_args(llvm_mca, mca_args)
     streams, traced = {}, {}
     for arch in ("aarch64", "x86_64"):
         if any(c[1] == arch for c in cpus):
@@ -221,7 +237,7 @@ def run(cpu_names=(), digests=DIGESTS, out=sys.stdout, log=sys.stderr, build=Non
         if stream is None:
             return dict(cpu=mcpu, arch=arch, digest=d, configuration=config, cycles_per_block=None, error=error)
         try:
-            cycles = c2code.mca_cycles(arch, stream, mcpu, llvm_mca)
+            cycles = c2code.mca_cycles(arch, stream, mcpu, llvm_mca, extra=mca_args)
         except RuntimeError as e:
             return dict(cpu=mcpu, arch=arch, digest=d, configuration=config, cycles_per_block=None, error=str(e))
         return dict(c2code.counts(arch, stream), cpu=mcpu, arch=arch, digest=d, configuration=config,
@@ -312,10 +328,48 @@ def accuracy(rows, out=sys.stdout):
 
 # the runner's digests for the model's (SHA3-256's block is SHA3-512's permutation with a wider
 # absorb: the runner's SHA3-512 is the seeds')
-def against_host(rows, results, mcpu, out=sys.stdout, length="16384"):
+# bytes a block of each digest takes (its rate for SHA-3)
+BLOCK_BYTES = {"SHA3-512": 72, "SHA3-256": 136, "SHA-256": 64, "SHA-512": 128, "SHA-1": 64, "MD5": 64}
+
+
+def blocks_per_digest(digest, length):
+    """Blocks one digest of length bytes compresses: the full ones and the padded last one."""
+    return length // BLOCK_BYTES[digest] + 1
+
+
+def host_cpu():
+    """This host as the runner names it ("AMD EPYC family 26 model 2"), or None."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read()
+    except OSError:
+        return None
+    m = re.search(r"^model name\s*:\s*(.+)$", text, re.M)
+    fam = re.search(r"^cpu family\s*:\s*(\d+)$", text, re.M)
+    mod = re.search(r"^model\s*:\s*(\d+)$", text, re.M)
+    return f"{m.group(1).strip()} family {fam.group(1)} model {mod.group(1)}" if m and fam and mod else None
+
+
+def run_clock(doc, build):
+    """(GHz, where it comes from) for a runner JSON's cells: the core clock its run measured, else
+    the clock measured now when this host is the JSON's CPU (bench/core_clock), else (None, why)."""
+    machine = doc[0].get("minivmMachine") or {}
+    if machine.get("clockGHz") and str(machine.get("clockSource", "")).startswith("measured"):
+        return machine["clockGHz"], f"{machine['clockGHz']:.2f} GHz, measured during the run"
+    if machine.get("cpu") and machine.get("cpu") == host_cpu():
+        from mdbench.common import measured_clock_ghz
+        ghz = measured_clock_ghz(build or BUILDS["x86_64"])
+        if ghz:
+            return ghz, f"{ghz:.2f} GHz, measured now on this host (the run recorded no measured clock)"
+    return None, "no measured clock: the run recorded none and this host is another CPU"
+
+
+def against_host(rows, results, mcpu, out=sys.stdout, length="16384", build=None):
     """The model's cells for mcpu beside a runner JSON measured on that CPU (`sh scripts/bench
     --seeds`): each configuration's "+N%" over java-C2-nointrinsics at the length, predicted and
-    measured, the winner right or wrong; returns (right, cells, median error)."""
+    measured, the winner right or wrong; then, at the core's measured clock, each configuration's
+    cycles per block measured beside the model's, which says which side of a ratio the model gets
+    wrong. Returns (right, cells, median error)."""
     with open(results) as f:
         doc = json.load(f)
     score = {}
@@ -328,12 +382,16 @@ def against_host(rows, results, mcpu, out=sys.stdout, length="16384"):
     print(f"  {'digest':<9} {'configuration':<22} {'measured':>9} {'predicted':>10} {'winner':>7} {'error':>7}", file=out)
     right = total = 0
     errors = []
-    for r in sorted(rows, key=lambda r: (DIGESTS.index(r["digest"]), order(r["configuration"]))):
-        if r["cpu"] != mcpu or r["configuration"] == C2 or r.get("vs_c2_percent") is None:
-            continue
+    mine = sorted((r for r in rows if r["cpu"] == mcpu),
+                  key=lambda r: (DIGESTS.index(r["digest"]), order(r["configuration"])))
+
+    def runner_name(config):
         # HotSpot's stubs are the runner's java-C2-sha3-* (hotspot-sha3-simd: java-C2-sha3-simd)
-        name = r["configuration"].replace("hotspot-sha3-", "java-C2-sha3-")
-        m, c2 = score.get((name, r["digest"])), score.get((C2, r["digest"]))
+        return config.replace("hotspot-sha3-", "java-C2-sha3-")
+    for r in mine:
+        if r["configuration"] == C2 or r.get("vs_c2_percent") is None:
+            continue
+        m, c2 = score.get((runner_name(r["configuration"]), r["digest"])), score.get((C2, r["digest"]))
         if not m or not c2:
             continue
         measured = (m / c2 - 1) * 100
@@ -348,12 +406,39 @@ def against_host(rows, results, mcpu, out=sys.stdout, length="16384"):
         raise ValueError(f"no {int(length) // 1024} KiB cell measured beside {C2} for a configuration the model has")
     med = statistics.median(errors)
     print(f"  {right} of {total} cells with the right winner; median error {med:.0f} points", file=out)
+
+    ghz, clock = run_clock(doc, build)
+    print(f"\nCycles per block, measured (ops/ms at the core's clock: {clock}) beside the model's; "
+          "model / measured above 1: the model makes that code slower than it runs", file=out)
+    if not ghz:
+        return right, total, med
+    print(f"  {'digest':<9} {'configuration':<22} {'measured':>9} {'model':>9} {'model/measured':>15}", file=out)
+    side = {"C2's code": [], "C1's code": [], "minivm's stubs": [], "HotSpot's stubs": []}
+
+    def kind(config):
+        return "C2's code" if config.startswith("java-C2") else "C1's code" if config == "java-C1" else \
+            "HotSpot's stubs" if config.startswith("hotspot-") else "minivm's stubs"
+    for r in mine:
+        m = score.get((runner_name(r["configuration"]), r["digest"]))
+        if not m or not r.get("cycles_per_block"):
+            continue
+        cycles = ghz * 1e6 / (m * blocks_per_digest(r["digest"], int(length)))
+        ratio = r["cycles_per_block"] / cycles
+        r["measured_cycles_per_block"] = round(cycles, 1)
+        side[kind(r["configuration"])].append(ratio)
+        print(f"  {r['digest']:<9} {r['configuration']:<22} {cycles:>9,.0f} {r['cycles_per_block']:>9,.0f} "
+              f"{ratio:>15.2f}", file=out)
+    print("  model / measured: " + "; ".join(f"{k} {min(v):.2f}-{max(v):.2f} (median {statistics.median(v):.2f})"
+                                              for k, v in side.items() if v), file=out)
+    print("  (a stub's \"+N%\" is C2's cycles over the stub's: a model slower than C2's code runs and faster "
+          "than the stub runs overstates the stub twice)", file=out)
     return right, total, med
 
 
 def write(rows, path, fmt):
     """-rf csv|json -rff FILE: one row per CPU, digest and configuration."""
-    cols = ["cpu", "arch", "digest", "configuration", "cycles_per_block", "vs_c2_percent", "instructions", "loads",
+    cols = ["cpu", "arch", "digest", "configuration", "cycles_per_block", "vs_c2_percent", "measured_cycles_per_block",
+            "instructions", "loads",
             "stores", "stack_loads", "stack_stores", "gp_fp_moves", "calls", "error"]
     with open(path, "w") as f:
         if fmt == "text":

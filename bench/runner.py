@@ -231,6 +231,9 @@ def make_parser():
                    help="instead: the seeds' table across machines from the runner's JSON files (one or more per "
                         "machine): per CPU each configuration +N%% over C2's code, the model beside, the defaults "
                         "implied")
+    p.add_argument("--mca-arg", action="append", default=[], metavar="OPTION",
+                   help="with --model: pass OPTION to llvm-mca for every CPU (repeatable; the method's variants, "
+                        "e.g. --mca-arg=-noalias=false: every load waits for the stores before it)")
     p.add_argument("--against", type=given, default=None, metavar="JSON",
                    help="with --model: a runner JSON measured on one --cpu (sh scripts/bench --seeds), its cells "
                         "beside the model's")
@@ -324,6 +327,8 @@ def parse_args(argv):
         # stream is written to
         if not written_directly(a.rff) and (not os.path.isdir(where) or not os.access(where, os.W_OK | os.X_OK)):
             p.error(f"-rff {shown(a.rff)}: its directory {shown(where)} does not exist or is not writable")
+    if a.mca_arg and not a.model:
+        p.error("--mca-arg is --model's (options for its llvm-mca)")
     if a.cpu and not a.model:
         p.error("--cpu is --model's (the CPUs it models)")
     if a.against:
@@ -333,9 +338,11 @@ def parse_args(argv):
         if not os.path.isfile(a.against):
             p.error(f"--against {shown(a.against)}: no such file")
     if a.model:
-        from model import DIGESTS as MODELLED, ModelError, cpu_rows
+        from model import DIGESTS as MODELLED, ModelError, check_mca_args, cpu_rows
+        from c2code import tool
         try:
             cpu_rows(a.cpu)
+            check_mca_args(tool("llvm-mca-19", "llvm-mca"), a.mca_arg)
         except ModelError as e:
             p.error(str(e))
         given_digests = any(x.startswith("digesterName=") for x in a.p)
@@ -522,14 +529,15 @@ def run(args, argv):
     if args.model:
         import model
         try:
-            rows = model.run(args.cpu, args.params["digesterName"], sys.stdout, sys.stderr, build=args.build)
+            rows = model.run(args.cpu, args.params["digesterName"], sys.stdout, sys.stderr, build=args.build,
+                             mca_args=args.mca_arg)
         except model.ModelError as e:
             sys.exit(f"bench --model: {e}")
         if any(r["cpu"] in model.SEED000 for r in rows) and "SHA3-512" in args.params["digesterName"]:
             model.accuracy(rows, sys.stdout)
         if args.against:
             try:
-                model.against_host(rows, args.against, args.cpu[0], sys.stdout)
+                model.against_host(rows, args.against, args.cpu[0], sys.stdout, build=args.build)
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
                 sys.exit(f"bench --model --against {shown(args.against)}: not a runner JSON ({e})")
         if args.rff:

@@ -247,6 +247,10 @@ class QuickRun(unittest.TestCase):
             doc = json.load(f)
         with open(os.path.join(ROOT, "tests", "data", "jmh-result.schema.json")) as f:
             jsonschema.validate(doc, json.load(f))
+        # the core's clock, measured by bench/core_clock during the run (not cpuinfo's nominal one)
+        machine = doc[0]["minivmMachine"]
+        self.assertTrue(machine["clockSource"].startswith("measured"), machine)
+        self.assertTrue(0.2 < machine["clockGHz"] < 8, machine)
         configs = {d["params"]["config"] for d in doc}
         for name in ("interpreted", "C-ref", "mine"):
             self.assertIn(name, configs)
@@ -571,6 +575,22 @@ class Options(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         for o in ("-rf", "-rff", "-l", "--main", "--tables"):
             self.assertIn(o, r.stdout)
+
+    def test_core_clock(self):
+        """bench/core_clock: the core's clock from a chain of dependent multiplies, one line; bad
+        options refused with exit status 2."""
+        tool = os.path.join(BUILD, "bench", "core_clock")
+        r = subprocess.run([tool, "--trials", "3", "--ms", "5"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        m = re.fullmatch(r"(\d+\.\d{3}) GHz\n", r.stdout)
+        self.assertTrue(m and 0.2 < float(m.group(1)) < 8, r.stdout)
+        self.assertIn("median of 3 trials of 5 ms", r.stderr)
+        for argv, words in ((["--trials", "0"], "--trials takes a number from 1 to 101"),
+                            (["--ms"], "--ms takes a number from 1 to 10000"),
+                            (["--fast"], "unknown option --fast")):
+            r = subprocess.run([tool] + argv, capture_output=True, text=True, timeout=60)
+            self.assertEqual((r.returncode, r.stdout), (2, ""), argv)
+            self.assertIn(words, r.stderr, argv)
 
     def test_unknown_options(self):
         for argv, words in ((["-rf", "xml"], "invalid choice: 'xml'"), (["-rf2"], "unknown option '-rf2'"),

@@ -157,11 +157,17 @@ class ModelOptions(unittest.TestCase):
         self.assertEqual([c[0] for c in model.cpu_rows([])][:7], list(model.SEED000))
         for argv, words in ((["--model", "--cpu", "pentium-pro"], "--cpu pentium-pro: not a CPU the model has"),
                             (["--cpu", "neoverse-n1"], "--cpu is --model's"),
-                            (["--model", "-p", "digesterName=SHA3-256"], "digest SHA3-256 is not one it models")):
+                            (["--model", "-p", "digesterName=SHA3-256"], "digest SHA3-256 is not one it models"),
+            (["--mca-arg=-noalias=false"], "--mca-arg is --model's"),
+            (["--model", "--mca-arg", "noalias"], "--mca-arg noalias: not an llvm-mca option")):
             r = self.runner(*argv)
             self.assertEqual(r.returncode, 2, (argv, r.stderr))
             self.assertIn(words, r.stderr.splitlines()[-1])
             self.assertEqual(r.stdout, "")
+        if c2code.tool("llvm-mca-19", "llvm-mca"):
+            r = self.runner("--model", "--mca-arg=-no-such-option")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("--mca-arg -no-such-option: llvm-mca refuses it", r.stderr.splitlines()[-1])
 
 
 @unittest.skipUnless(shutil.which("qemu-aarch64") and c2code.tool("llvm-mca-19", "llvm-mca"),
@@ -235,12 +241,50 @@ class Accuracy(unittest.TestCase):
         self.assertAlmostEqual(med, 10)
         self.assertRegex(out.getvalue(), r"(?m)^  SHA3-512  java-C2-fpuspill +-10% +\+5% +WRONG +\+15$")
         self.assertNotIn("avx2", out.getvalue())
+        # no clock measured during the run, and this host is not the JSON's CPU: no cycles table
+        self.assertIn("no measured clock: the run recorded none and this host is another CPU", out.getvalue())
+        self.assertNotIn("model / measured:", out.getvalue())
         # a JSON with no cell beside C2's code (another benchmark's, or the 64 B alone) is refused
         with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
             json.dump([result("gpr", "SHA3-512", 12.0)], f)
             f.flush()
             with self.assertRaisesRegex(ValueError, "no 16 KiB cell measured beside java-C2-nointrinsics"):
                 model.against_host(rows, f.name, "neoverse-n1", io.StringIO())
+
+    def test_cycles_measured(self):
+        """At the clock the run measured, each configuration's cycles per block beside the model's:
+        SHA3-512 16 KiB is 228 blocks (227 full, the padded last), so 10 ops/ms at 3 GHz is
+        3e9 / (1e4 * 228) = 1,316 cycles a block."""
+        import io
+        import json
+        import model
+        machine = {"cpu": "Some CPU family 1 model 2", "clockGHz": 3.0,
+                   "clockSource": "measured: a chain of dependent multiplies, bench/core_clock"}
+        doc = [{"params": {"config": c, "digesterName": "SHA3-512", "length": "16384"},
+                "primaryMetric": {"score": v}, "minivmMachine": machine}
+               for c, v in (("java-C2-nointrinsics", 10.0), ("gpr", 12.0), ("java-C2-sha3-gpr", 8.0))]
+        c2 = 3e9 / (1e4 * 228)
+        rows = [dict(cpu="znver5", digest="SHA3-512", configuration="java-C2-nointrinsics", cycles_per_block=2 * c2,
+                     vs_c2_percent=0.0),
+                dict(cpu="znver5", digest="SHA3-512", configuration="gpr", cycles_per_block=c2 / 1.2,
+                     vs_c2_percent=140.0),
+                dict(cpu="znver5", digest="SHA3-512", configuration="hotspot-sha3-gpr", cycles_per_block=c2 / 0.8 / 2,
+                     vs_c2_percent=300.0)]
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump(doc, f)
+            f.flush()
+            out = io.StringIO()
+            model.against_host(rows, f.name, "znver5", out)
+        text = out.getvalue()
+        self.assertIn("3.00 GHz, measured during the run", text)
+        self.assertRegex(text, r"(?m)^  SHA3-512  java-C2-nointrinsics +1,316 +2,632 +2\.00$")
+        self.assertRegex(text, r"(?m)^  SHA3-512  gpr +1,096 +1,096 +1\.00$")
+        self.assertRegex(text, r"(?m)^  SHA3-512  hotspot-sha3-gpr +1,645 +822 +0\.50$")
+        self.assertIn("model / measured: C2's code 2.00-2.00 (median 2.00); minivm's stubs 1.00-1.00 (median 1.00); "
+                      "HotSpot's stubs 0.50-0.50 (median 0.50)", text)
+        self.assertEqual(rows[1]["measured_cycles_per_block"], 1096.5)
+        self.assertEqual(model.blocks_per_digest("SHA-256", 16384), 257)
+        self.assertEqual(model.blocks_per_digest("SHA3-256", 64), 1)
 
 
 def runner_json(path, machine, scores, length="16384", mode="thrpt", unit="ops/ms"):

@@ -137,7 +137,7 @@ def machine_info(args):
         pass
     hotspot = find_hotspot(args)
     jdk = hotspot.version if hotspot else ""
-    clock, clock_source = (None, None) if args.qemu_cpu else cpu_clock_ghz()
+    clock, clock_source = (None, None) if args.qemu_cpu else cpu_clock_ghz(args.build)
     return {"cpu": cpu, "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), "jdk": jdk,
             "cores": os.cpu_count(), "ident": ident, "clock_ghz": clock, "clock_source": clock_source,
             "openssl": openssl_version(),
@@ -165,9 +165,27 @@ def shown(path):
     return rel if len(rel) < len(os.path.abspath(path)) else os.path.abspath(path)
 
 
-def cpu_clock_ghz():
-    """The clock cycles per byte are counted at: the highest cpufreq frequency, else cpuinfo's
-    "cpu MHz" (on a VM the host's nominal clock); None when neither is known (QEMU, AArch64)."""
+def measured_clock_ghz(build):
+    """The core's clock now, measured by build/bench/core_clock (a chain of dependent multiplies);
+    None without it or when it fails."""
+    tool = os.path.join(build, "bench", "core_clock") if build else None
+    if not tool or not os.access(tool, os.X_OK):
+        return None
+    try:
+        p = subprocess.run([tool], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.match(r"([0-9.]+) GHz", p.stdout)
+    return float(m.group(1)) if p.returncode == 0 and m else None
+
+
+def cpu_clock_ghz(build=None):
+    """The clock cycles per byte are counted at: the core's, measured now (bench/core_clock.c),
+    else the highest cpufreq frequency, else cpuinfo's "cpu MHz" (on a VM the host's nominal
+    clock); None when none is known (QEMU)."""
+    ghz = measured_clock_ghz(build)
+    if ghz:
+        return ghz, "measured: a chain of dependent multiplies, bench/core_clock"
     try:
         with open("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq") as f:
             return int(f.read()) / 1e6, "cpufreq's maximum"

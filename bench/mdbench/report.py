@@ -162,7 +162,7 @@ def jmh_json(configs, raw, summary, args, machine):
                 # OpenSSL and the JDK of the run, the kind of a stub variant's configuration
                 # (PrintStubVariants': gpr, simd, crypto) and whether it is minivm's default here
                 "minivmMachine": {"cpu": machine["cpu"], "date": machine["date"], "cores": machine["cores"],
-                                  "clockGHz": machine["clock_ghz"], **machine["ident"]},
+                                  "clockGHz": machine["clock_ghz"], "clockSource": machine["clock_source"], **machine["ident"]},
                 "minivmOpenSSL": machine["openssl"],
                 "minivmJDK": machine["jdk"],
                 "minivmStubKind": c.stub_kind,
