@@ -614,6 +614,10 @@ def matrix_mode(args):
         json_out.write(lambda f: json.dump(docs, f, indent=2))
         buf = io.StringIO()
         warnings = print_summary(configs, summary, raw, args, machine, args.defaults, noise, shown(json_file), buf)
+        from mdbench.summary import c2_compilation_warning
+        w = c2_compilation_warning(args, [c.name for c in configs])
+        if w:
+            warnings.append(w)
         print(buf.getvalue(), end="")
 
         def tables(f):

@@ -544,6 +544,16 @@ class SeedsTable(unittest.TestCase):
         flat = re.sub(r"\s+", " ", text)  # the per-family line, unwrapped
         self.assertIn("Against C2's code (java-C2-nointrinsics): gpr beats it at SHA3-256 64 B; loses at SHA3-256 "
                       "16 KiB", flat)
+        # one JVM per configuration cannot show how C2's SHA-3 code varies between compilations
+        from mdbench.summary import c2_compilation_warning
+        seeds = types.SimpleNamespace(f=1, baseline="java-C2-nointrinsics",
+                                      params={"digesterName": ["SHA3-512", "MD5"]})
+        self.assertIn("1 JVM(s) per configuration: C2 compiles SHA3.keccak differently",
+                      c2_compilation_warning(seeds, ["gpr", "java-C2-nointrinsics"]))
+        self.assertIsNone(c2_compilation_warning(seeds, ["gpr"]))
+        for change in ({"f": 4}, {"baseline": "interpreted"}, {"params": {"digesterName": ["SHA-256"]}}):
+            self.assertIsNone(c2_compilation_warning(types.SimpleNamespace(**{**vars(seeds), **change}),
+                                                     ["java-C2-nointrinsics"]), change)
         from mdbench.summary import c2_verdict
         self.assertIn("beats it everywhere measured", c2_verdict([("a", 5.0, True), ("b", 1.0, True)], "gpr"))
         self.assertIn("not apart from it beyond the error bars at b", c2_verdict([("a", 5.0, True), ("b", 1.0, False)], "gpr"))

@@ -137,6 +137,19 @@ def c2_verdict(seen, default):
     return text + " " + "; ".join(parts)
 
 
+def c2_compilation_warning(args, names):
+    """The warning a SHA-3 cell over C2's code measured in fewer than 4 JVMs gets: C2 compiles
+    SHA3.keccak differently from one JVM to the next (docs/PERFORMANCE.md, "Against this host,
+    measured"), which one fork's error bars cannot show. None when it does not apply."""
+    c2 = "java-C2-nointrinsics"
+    if args.f >= 4 or args.baseline != c2 or c2 not in names or \
+            not any(d.startswith("SHA3-") for d in args.params["digesterName"]):
+        return None
+    return (f"{args.f} JVM(s) per configuration: C2 compiles SHA3.keccak differently from one JVM to the next "
+            "(up to 40% apart on Zen 5, docs/PERFORMANCE.md), so a SHA-3 cell over C2's code is good to about 20% "
+            "either way; -f 4 or more puts that spread inside the error bars")
+
+
 def print_summary(configs, summary, raw, args, machine, defaults, noise, json_path, out):
     """The summary; returns the lines of warnings it printed (for the run's last lines)."""
     by_name = {c.name: c for c in configs}
