@@ -419,6 +419,30 @@ class ModelTable(unittest.TestCase):
         self.assertTrue(all(r["cpu"] == "neoverse-n1" and r["digest"] == "SHA-256" for r in rows))
         self.assertTrue(all(float(r["cycles_per_block"]) > 0 for r in rows))
 
+    def test_x86_cpu(self):
+        """--model --cpu znver3 -p digesterName=MD5 from build/ alone (the first CI stage has it):
+        HotSpot's code recorded under EPYC-Milan, minivm's x86-64 MD5 stub traced under qemu-x86_64."""
+        if not shutil.which("qemu-x86_64"):
+            self.skipTest("needs qemu-x86_64")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "m.csv")
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD, "--model",
+                                "--cpu", "znver3", "-p", "digesterName=MD5", "-rf", "csv", "-rff", path,
+                                "--results", tmp],
+                               capture_output=True, text=True, timeout=600)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertRegex(r.stdout, r"(?m)^znver3 \(HotSpot's code from qemu-x86_64 -cpu EPYC-Milan\)$")
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+        by = {r["configuration"]: r for r in rows}
+        self.assertTrue({"java-C2-nointrinsics", "java-C2-fpuspill", "java-C1", "md5-gpr"} <= set(by), sorted(by))
+        self.assertEqual(float(by["java-C2-nointrinsics"]["vs_c2_percent"]), 0.0)
+        # the stub's block is shorter than C2's and spills almost nothing: its cycles are fewer
+        self.assertLess(int(by["md5-gpr"]["instructions"]), int(by["java-C2-nointrinsics"]["instructions"]))
+        self.assertGreater(float(by["md5-gpr"]["vs_c2_percent"]), 0.0)
+        self.assertTrue(all(r["cpu"] == "znver3" and r["digest"] == "MD5" and float(r["cycles_per_block"]) > 0
+                            for r in rows if r["configuration"] in by and not r["error"]))
+
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
