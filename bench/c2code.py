@@ -453,6 +453,71 @@ def minivm_stubs(build, arch, model, variants):
     return out
 
 
+def native_trace(build, argv, regions, what):
+    """One call of a stub traced on this CPU by build/bench/stub_trace (bench/stub_trace.c), as
+    a record of the format traced() writes: regions, the stub's [implCompress, implCompressMB]
+    from a run of the same argv without the tracer."""
+    tool = os.path.join(build, "bench", "stub_trace")
+    ranges = [f"{r.start:x}-{r.end:x}" for r in regions]
+    p = subprocess.run([tool] + ranges + ["--"] + argv, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise ExtractError(f"{what}: stub_trace: {(p.stderr.strip().splitlines() or ['status %d' % p.returncode])[-1]}")
+    lines = p.stdout.splitlines()
+    seq = [int(ln, 16) for ln in lines if not ln.startswith("bytes ")]
+    code = {}
+    for ln in lines:
+        if ln.startswith("bytes "):
+            _, k, hexes = ln.split(" ", 2)
+            base = regions[int(k)].start - regions[0].start
+            for i, b in enumerate(bytes.fromhex(hexes)):
+                code[base + i] = b
+    # each instruction's length: the step to the next one where it fell through (the smallest
+    # seen: a taken jump may land a few bytes on), else what llvm-mc decodes there alone
+    length = {}
+    for a, b in zip(seq, seq[1:]):
+        if 0 < b - a <= 15:
+            length[a] = min(length.get(a, 15), b - a)
+    pcs = sorted(set(seq))
+    window = {pc: bytes(code.get(pc + i, 0) for i in range(15)) for pc in pcs}
+    sized = {pc: window[pc][:length[pc]] for pc in pcs if pc in length}
+    # the lengths from the steps, checked in one llvm-mc run: one instruction each, else each alone
+    if len(decode("x86_64", b"".join(sized.values()), None, LLVM_MC())) != len(sized):
+        sized = {}
+    blocks = {}
+    for pc in pcs:
+        raw = sized.get(pc) or exact_bytes("x86_64", window[pc], 0, LLVM_MC())[0]
+        owner = next(r for r in regions if r.start <= regions[0].start + pc < r.end)
+        blocks[f"{pc:x}"] = {"bytes": raw.hex(), "insns": 1, "in": short(owner.method)}
+    return {"code": [f"stub {short(r.method)}" for r in regions], "calls": 1, "calls_alike": 1,
+            "blocks": blocks, "call": [f"{pc:x}" for pc in seq], "traced": "natively (bench/stub_trace)"}
+
+
+def minivm_stubs_native(build, variants):
+    """{configuration: {digest: record}} of minivm's x86-64 stubs traced on this CPU (those QEMU's
+    TCG cannot run: AVX-512); variants as minivm_stubs'."""
+    minivm = os.path.join(build, "minivm")
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for cname, opts, digests in variants:
+            for d in digests:
+                if d not in STUB_PREFIX:
+                    continue
+                data = os.path.join(tmp, f"in-{STUB_PREFIX[d][1]}")
+                with open(data, "wb") as f:
+                    f.write(bytes(range(STUB_PREFIX[d][1])))
+                argv = [minivm, "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintStubCode"] + opts + \
+                    [os.path.join(ROOT, "examples", "digest.mva"), d, data]
+                try:
+                    first = subprocess.run(["setarch", "-R"] + argv, capture_output=True, text=True)
+                    if first.returncode != 0:
+                        raise ExtractError(f"minivm {cname}: status {first.returncode} ({first.stderr.strip()[-200:]})")
+                    regions = stub_regions(first.stdout, [d])[d]
+                    out.setdefault(cname, {})[d] = native_trace(build, argv, regions, f"minivm {cname}")
+                except ExtractError as e:
+                    out.setdefault(cname, {})[d] = {"error": str(e)}
+    return out
+
+
 def hotspot_version(arch, model):
     p = subprocess.run(["sh", os.path.join(ROOT, "scripts", "oracle"), f"java-{arch}", model, "-version"],
                        capture_output=True, text=True)

@@ -119,11 +119,34 @@ def minivm_variants(arch, model, emulate=None):
     if p.returncode != 0:
         raise ModelError(f"{' '.join(argv)} -XX:+PrintStubVariants failed: {p.stderr.strip()[-200:]}")
     stub_families(types.SimpleNamespace(build=BUILDS["x86_64"], qemu_cpu=None))
+    # what the CPU has and QEMU's TCG does not run (AVX-512): QEMU names each such feature of the
+    # model; a variant that needs only those runs on the CPU itself
+    beyond_tcg = set(re.findall(r"TCG doesn't support requested feature: \S+?\.([\w-]+) \[bit", p.stderr))
     out = []
     for line in p.stdout.splitlines():
         m = VARIANT_LINE.match(line)
         if m and m.group(1) in FAMILY_DIGESTS:
-            out.append((config_name(m.group(1), m.group(2)), m.group(5).split(), m.group(1), m.group(4) == "runs"))
+            needs = re.match(r"no: needs (.*)", m.group(4))
+            runs = m.group(4) == "runs" or bool(
+                needs and set(re.findall(r"[\w-]+", needs.group(1))) - {"and"} <= beyond_tcg and beyond_tcg)
+            out.append((config_name(m.group(1), m.group(2)), m.group(5).split(), m.group(1), runs))
+    return out
+
+
+def native_variants():
+    """[(configuration name, options, family)] of the x86-64 variants this host runs natively:
+    those QEMU cannot trace are traced here (bench/stub_trace.c); [] on another architecture."""
+    import platform
+    if platform.machine() != "x86_64" or not os.access(os.path.join(BUILDS["x86_64"], "bench", "stub_trace"), os.X_OK):
+        return []
+    from mdbench.configs import config_name
+    p = subprocess.run([os.path.join(BUILDS["x86_64"], "minivm"), "-XX:+UnlockDiagnosticVMOptions",
+                        "-XX:+PrintStubVariants", "-version"], capture_output=True, text=True)
+    out = []
+    for line in p.stdout.splitlines():
+        m = VARIANT_LINE.match(line)
+        if m and m.group(1) in FAMILY_DIGESTS and m.group(4) == "runs":
+            out.append((config_name(m.group(1), m.group(2)), m.group(5).split(), m.group(1)))
     return out
 
 
@@ -168,6 +191,20 @@ def traced_configs(arch, cpus, digests, log):
     print(f"model: tracing minivm's {arch} stubs under QEMU ({len(variants)} variants)", file=log)
     out["minivm"] = c2code.minivm_stubs(cross_build(arch), arch, "max",
                                         [(n, o, [d for d in ds if d in digests]) for n, o, ds in variants])
+    if arch == "x86_64":
+        # the variants QEMU's TCG cannot run (AVX-512): traced on this CPU where it runs them
+        qemu_names = {n for n, _, _ in variants}
+        beyond = [(n, o, f) for n, o, f, runs in minivm_variants(arch, "max") if not runs and n not in qemu_names]
+        here = {n: (o, f) for n, o, f in native_variants()}
+        native = [(n, here[n][0], [d for d in FAMILY_DIGESTS[f] if d in digests]) for n, _, f in beyond if n in here]
+        if native:
+            print(f"model: tracing minivm's {arch} stubs on this CPU ({len(native)} variants QEMU cannot run: "
+                  f"{', '.join(n for n, _, _ in native)})", file=log)
+            out["minivm"].update(c2code.minivm_stubs_native(cross_build(arch), native))
+        for n, _, f in beyond:
+            if n not in here:
+                out["minivm"][n] = {d: {"error": "QEMU's TCG cannot run it, nor can this host (bench/stub_trace)"}
+                                    for d in FAMILY_DIGESTS[f] if d in digests}
     return out
 
 

@@ -444,6 +444,53 @@ class ModelTable(unittest.TestCase):
                             for r in rows if r["configuration"] in by and not r["error"]))
 
 
+@unittest.skipUnless(os.uname().machine == "x86_64" and shutil.which("qemu-x86_64")
+                     and os.access(os.path.join(BUILD, "bench", "stub_trace"), os.X_OK),
+                     "needs an x86-64 host, qemu-x86_64 and build/bench/stub_trace")
+class NativeTrace(unittest.TestCase):
+    """bench/stub_trace.c: a stub's call traced on the CPU itself, for the variants QEMU cannot run."""
+
+    def test_same_as_qemu(self):
+        """minivm's MD5 stub, one block: the native trace runs the very instructions QEMU's
+        execution log does, in the same order."""
+        variant = [("md5-gpr", ["-XX:+UseMD5Intrinsics"], ["MD5"])]
+        native = c2code.minivm_stubs_native(BUILD, variant)["md5-gpr"]["MD5"]
+        qemu = c2code.minivm_stubs(BUILD, "x86_64", "max", variant)["md5-gpr"]["MD5"]
+        self.assertNotIn("error", native)
+        a, b = (c2code.block_stream("x86_64", e, c2code.LLVM_MC()) for e in (native, qemu))
+        self.assertGreater(len(a), 500)
+        self.assertEqual(a, b)
+
+    def test_avx512_rows(self):
+        """QEMU's EPYC-Genoa model asks for AVX-512, which its TCG lacks: minivm's AVX-512 variants
+        count as running on that CPU (not on EPYC-Milan's), and an AVX-512 host traces them."""
+        genoa = {n: r for n, _, _, r in model.minivm_variants("x86_64", "EPYC-Genoa")}
+        milan = {n: r for n, _, _, r in model.minivm_variants("x86_64", "EPYC-Milan")}
+        self.assertTrue(genoa["avx512-lanes"] and genoa["gpr"], genoa)
+        self.assertFalse(milan["avx512-lanes"], milan)
+        self.assertTrue(milan["avx2"], milan)
+        with open("/proc/cpuinfo") as f:
+            if " avx512f" not in f.read():
+                self.skipTest("this CPU has no AVX-512: the avx512 variants cannot be traced here")
+        opts = "-XX:+UseSHA3Intrinsics -XX:+UseSIMDForSHA3Intrinsic -XX:SHA3AVX512Design=lanes -XX:UseAVX=3".split()
+        rec = c2code.minivm_stubs_native(BUILD, [("avx512-lanes", opts, ["SHA3-512"])])["avx512-lanes"]["SHA3-512"]
+        stream = c2code.block_stream("x86_64", rec, c2code.LLVM_MC())
+        # 24 rounds of AVX-512's three-input logic (vpternlogq: theta and chi), no spill to the stack
+        self.assertGreater(sum(ins.startswith("vpternlogq ") for ins in stream), 24 * 20)
+        self.assertEqual(c2code.counts("x86_64", stream)["stack_loads"], 0)
+
+    def test_refusals(self):
+        tool = os.path.join(BUILD, "bench", "stub_trace")
+        for argv, words in ((["10-5", "--", "true"], "bad range 10-5"), (["--", "true"], "usage"),
+                            (["10-20"], "usage"), (["zz-20", "--", "true"], "bad range zz-20")):
+            r = subprocess.run([tool] + argv, capture_output=True, text=True, timeout=30)
+            self.assertEqual(r.returncode, 2, argv)
+            self.assertIn(words, r.stderr, argv)
+        r = subprocess.run([tool, "1000-2000", "--", "true"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("ended (exit status 0) without entering a range", r.stderr)
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=BUILD)
