@@ -27,6 +27,10 @@ under qemu-aarch64 or qemu-x86_64 -cpu MODEL, scripts/oracle) and each configura
    per configuration and digest, the bytes of each translated block the call ran and the call as
    a list of (block, instructions).
 
+minivm's own stubs are traced the same way under QEMU (minivm_stubs), live, not recorded; those
+QEMU's TCG cannot run (the AVX-512 ones) are traced on the CPU itself where it runs them
+(minivm_stubs_native: bench/stub_trace.c's breakpoint and single steps), in the same format.
+
 From a record alone: llvm-mc decodes the call's instructions; per block it counts instructions,
 loads, stores, stack loads and stores (C2's reloads and spills), moves between general and FP/SIMD
 registers (UseFPUForSpilling's spills) and calls out of the code; llvm-mca gives the cycles of
