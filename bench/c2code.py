@@ -197,9 +197,10 @@ def final_nmethod(nms, method, compiler):
 HEX = set("0123456789abcdef")
 
 
-def parse_log(lines):
+def parse_log(lines, code=None):
     """(translated blocks {pc: [instruction addresses]}, executions [pc, ...] in order) of a QEMU
-    -d in_asm,exec,nochain log; a block translated again replaces its instructions."""
+    -d in_asm,exec,nochain log; a block translated again replaces its instructions. code, a dict,
+    gets the bytes the log lists ({address: byte}): the code as QEMU read it."""
     blocks, runs, cur = {}, [], None
     for line in lines:
         if line.startswith("Trace "):
@@ -208,6 +209,17 @@ def parse_log(lines):
             cur = []
         elif line.startswith("0x") and cur is not None:
             addr, rest = line.split(":", 1)
+            if code is not None:
+                at = int(addr, 16)
+                for t in rest.split():
+                    if len(t) not in (2, 8) or not all(c in HEX for c in t):
+                        break
+                    # x86-64: the bytes one by one; AArch64: the instruction word, stored little-endian
+                    for b in int(t, 16).to_bytes(len(t) // 2, "little"):
+                        code[at] = b
+                        at += 1
+                    if len(t) == 8:
+                        break
             # an x86 instruction longer than 8 bytes is listed on two lines, the second one its
             # remaining bytes and no mnemonic: not an instruction of its own
             if not all(len(t) == 2 and all(c in HEX for c in t) for t in rest.split()):
@@ -327,8 +339,9 @@ def _traced(arch, argv, regions_of, what, margin, work):
             regs = regions_of(second.stdout)
             inside = lambda r: any(a <= r.start and r.end <= b for a, b in window)  # noqa: E731
             if all(inside(r) for rs in regs.values() for r in rs):
+                logged = {}
                 with open(log.name, errors="replace") as f:
-                    blocks, runs = parse_log(f)
+                    blocks, runs = parse_log(f, logged)
                 break
             window += [(r.start - margin, r.end + margin) for rs in regs.values() for r in rs]
     else:
@@ -344,11 +357,14 @@ def _traced(arch, argv, regions_of, what, margin, work):
             addrs = blocks[pc]
             owner = next(r for r in found if r.start <= pc < r.end)
             end = min(addrs[-1] + 16, owner.end)
-            missing = [a for a in range(pc, addrs[-1] + 1) if a not in owner.bytes]
+            # the print's bytes, else the log's (HotSpot's x86-64 PrintStubCode without hsdis drops
+            # each stub's last bytes; QEMU lists every instruction it translated with its bytes)
+            byte = lambda a: owner.bytes[a] if a in owner.bytes else logged.get(a)  # noqa: E731
+            missing = [a for a in range(pc, addrs[-1] + 1) if byte(a) is None]
             if missing:
-                raise ExtractError(f"{what} {d}: the print lacks the bytes at 0x{missing[0]:x}")
+                raise ExtractError(f"{what} {d}: neither the print nor the log has the bytes at 0x{missing[0]:x}")
             try:
-                raw, n = exact_bytes(arch, bytes(owner.bytes.get(a, 0) for a in range(pc, end)),
+                raw, n = exact_bytes(arch, bytes(byte(a) or 0 for a in range(pc, end)),
                                      addrs[-1] - pc, LLVM_MC())
             except ValueError as e:
                 raise ExtractError(f"{what} {d}: {e}")

@@ -423,8 +423,11 @@ def against_host(rows, results, mcpu, out=sys.stdout, length="16384", build=None
                   key=lambda r: (DIGESTS.index(r["digest"]), order(r["configuration"])))
 
     def runner_name(config):
-        # HotSpot's stubs are the runner's java-C2-sha3-* (hotspot-sha3-simd: java-C2-sha3-simd)
-        return config.replace("hotspot-sha3-", "java-C2-sha3-")
+        # HotSpot's SHA-3 stubs are the runner's java-C2-sha3-* (hotspot-sha3-simd: java-C2-sha3-simd),
+        # its SHA-1, SHA-2 and MD5 stubs what java-C2 (every intrinsic on) runs
+        if config.startswith("hotspot-sha3-"):
+            return config.replace("hotspot-sha3-", "java-C2-sha3-")
+        return "java-C2" if config.startswith("hotspot-") else config
     for r in mine:
         if r["configuration"] == C2 or r.get("vs_c2_percent") is None:
             continue
