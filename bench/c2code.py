@@ -449,11 +449,11 @@ def extract_hotspot_stubs(arch, model, classes):
     return out
 
 
-def minivm_stubs(build, arch, model, variants):
-    """{configuration: {digest: record}} of minivm's stubs under qemu-ARCH -cpu MODEL, traced as
-    HotSpot's code is; variants: [(configuration name, options, digests)] (PrintStubVariants')."""
+def each_stub_run(build, variants, trace_one):
+    """{configuration: {digest: record}}: trace_one(configuration, digest, argv) for each variant's
+    digests, argv minivm digesting the input that makes examples/digest.mva compress exactly one
+    block; a variant's ExtractError is its record's error (the others' rows stay)."""
     minivm = os.path.join(build, "minivm")
-    qemu = ["qemu-aarch64", "-L", "/", "-cpu", model] if arch == "aarch64" else ["qemu-x86_64", "-cpu", model]
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for cname, opts, digests in variants:
@@ -463,14 +463,24 @@ def minivm_stubs(build, arch, model, variants):
                 data = os.path.join(tmp, f"in-{STUB_PREFIX[d][1]}")
                 with open(data, "wb") as f:
                     f.write(bytes(range(STUB_PREFIX[d][1])))
-                argv = (["setarch", "-R"] + qemu + [minivm, "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintStubCode"]
-                        + opts + [os.path.join(ROOT, "examples", "digest.mva"), d, data])
+                argv = [minivm, "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintStubCode"] + opts + \
+                    [os.path.join(ROOT, "examples", "digest.mva"), d, data]
                 try:
-                    recs = traced(arch, argv, lambda o, d=d: stub_regions(o, [d]), f"minivm {cname}", margin=4096)
-                except ExtractError as e:  # one variant's trouble leaves the others' rows
-                    recs = {d: {"error": str(e)}}
-                out.setdefault(cname, {})[d] = recs[d]
+                    out.setdefault(cname, {})[d] = trace_one(cname, d, argv)
+                except ExtractError as e:
+                    out.setdefault(cname, {})[d] = {"error": str(e)}
     return out
+
+
+def minivm_stubs(build, arch, model, variants):
+    """{configuration: {digest: record}} of minivm's stubs under qemu-ARCH -cpu MODEL, traced as
+    HotSpot's code is; variants: [(configuration name, options, digests)] (PrintStubVariants')."""
+    qemu = ["qemu-aarch64", "-L", "/", "-cpu", model] if arch == "aarch64" else ["qemu-x86_64", "-cpu", model]
+
+    def trace_one(cname, d, argv):
+        return traced(arch, ["setarch", "-R"] + qemu + argv, lambda o: stub_regions(o, [d]), f"minivm {cname}",
+                      margin=4096)[d]
+    return each_stub_run(build, variants, trace_one)
 
 
 def native_trace(build, argv, regions, what):
@@ -515,27 +525,12 @@ def native_trace(build, argv, regions, what):
 def minivm_stubs_native(build, variants):
     """{configuration: {digest: record}} of minivm's x86-64 stubs traced on this CPU (those QEMU's
     TCG cannot run: AVX-512); variants as minivm_stubs'."""
-    minivm = os.path.join(build, "minivm")
-    out = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for cname, opts, digests in variants:
-            for d in digests:
-                if d not in STUB_PREFIX:
-                    continue
-                data = os.path.join(tmp, f"in-{STUB_PREFIX[d][1]}")
-                with open(data, "wb") as f:
-                    f.write(bytes(range(STUB_PREFIX[d][1])))
-                argv = [minivm, "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintStubCode"] + opts + \
-                    [os.path.join(ROOT, "examples", "digest.mva"), d, data]
-                try:
-                    first = subprocess.run(["setarch", "-R"] + argv, capture_output=True, text=True)
-                    if first.returncode != 0:
-                        raise ExtractError(f"minivm {cname}: status {first.returncode} ({first.stderr.strip()[-200:]})")
-                    regions = stub_regions(first.stdout, [d])[d]
-                    out.setdefault(cname, {})[d] = native_trace(build, argv, regions, f"minivm {cname}")
-                except ExtractError as e:
-                    out.setdefault(cname, {})[d] = {"error": str(e)}
-    return out
+    def trace_one(cname, d, argv):
+        first = subprocess.run(["setarch", "-R"] + argv, capture_output=True, text=True)
+        if first.returncode != 0:
+            raise ExtractError(f"minivm {cname}: status {first.returncode} ({first.stderr.strip()[-200:]})")
+        return native_trace(build, argv, stub_regions(first.stdout, [d])[d], f"minivm {cname}")
+    return each_stub_run(build, variants, trace_one)
 
 
 def hotspot_version(arch, model):

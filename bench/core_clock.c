@@ -28,25 +28,20 @@
 #include <time.h>
 
 #if defined(__x86_64__)
-#define CHAIN_OPS 8
+#define CHAIN_OP "imul %0, %0\n\t"
 #define CHAIN_LATENCY 3
 #define CHAIN_WHAT "imul r64, r64 (3 cycles)"
-static uint64_t chain(uint64_t x, uint64_t n) {
-  for (uint64_t i = 0; i < n; i++)
-    __asm__ volatile("imul %0, %0\n\timul %0, %0\n\timul %0, %0\n\timul %0, %0\n\t"
-                     "imul %0, %0\n\timul %0, %0\n\timul %0, %0\n\timul %0, %0"
-                     : "+r"(x));
-  return x;
-}
 #elif defined(__aarch64__)
-#define CHAIN_OPS 8
+#define CHAIN_OP "add %0, %0, %0\n\t"
 #define CHAIN_LATENCY 1
 #define CHAIN_WHAT "add x, x, x (1 cycle)"
+#endif
+
+#ifdef CHAIN_OP
+#define CHAIN_OPS 8
 static uint64_t chain(uint64_t x, uint64_t n) {
   for (uint64_t i = 0; i < n; i++)
-    __asm__ volatile("add %0, %0, %0\n\tadd %0, %0, %0\n\tadd %0, %0, %0\n\tadd %0, %0, %0\n\t"
-                     "add %0, %0, %0\n\tadd %0, %0, %0\n\tadd %0, %0, %0\n\tadd %0, %0, %0"
-                     : "+r"(x));
+    __asm__ volatile(CHAIN_OP CHAIN_OP CHAIN_OP CHAIN_OP CHAIN_OP CHAIN_OP CHAIN_OP CHAIN_OP : "+r"(x));
   return x;
 }
 #endif
@@ -84,7 +79,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-#if defined(__x86_64__) || defined(__aarch64__)
+#ifdef CHAIN_OP
   /* size a trial: grow n until one takes a tenth of the target, then scale */
   uint64_t n = 1024, sink = 3;
   double t;

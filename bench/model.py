@@ -187,14 +187,14 @@ def traced_configs(arch, cpus, digests, log):
     rec = c2code.read_record(arch, "max" if arch == "aarch64" else "SapphireRapids")
     if rec:
         out["hotspot-stubs"] = {k: v for k, v in rec["configs"].items() if k.startswith("hotspot-")}
-    variants = [(n, o, FAMILY_DIGESTS[f]) for n, o, f, runs in minivm_variants(arch, "max") if runs]
+    listed = minivm_variants(arch, "max")
+    variants = [(n, o, FAMILY_DIGESTS[f]) for n, o, f, runs in listed if runs]
     print(f"model: tracing minivm's {arch} stubs under QEMU ({len(variants)} variants)", file=log)
     out["minivm"] = c2code.minivm_stubs(cross_build(arch), arch, "max",
                                         [(n, o, [d for d in ds if d in digests]) for n, o, ds in variants])
     if arch == "x86_64":
         # the variants QEMU's TCG cannot run (AVX-512): traced on this CPU where it runs them
-        qemu_names = {n for n, _, _ in variants}
-        beyond = [(n, o, f) for n, o, f, runs in minivm_variants(arch, "max") if not runs and n not in qemu_names]
+        beyond = [(n, o, f) for n, o, f, runs in listed if not runs]
         here = {n: (o, f) for n, o, f in native_variants()}
         native = [(n, here[n][0], [d for d in FAMILY_DIGESTS[f] if d in digests]) for n, _, f in beyond if n in here]
         if native:
@@ -374,27 +374,14 @@ def blocks_per_digest(digest, length):
     return length // BLOCK_BYTES[digest] + 1
 
 
-def host_cpu():
-    """This host as the runner names it ("AMD EPYC family 26 model 2"), or None."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            text = f.read()
-    except OSError:
-        return None
-    m = re.search(r"^model name\s*:\s*(.+)$", text, re.M)
-    fam = re.search(r"^cpu family\s*:\s*(\d+)$", text, re.M)
-    mod = re.search(r"^model\s*:\s*(\d+)$", text, re.M)
-    return f"{m.group(1).strip()} family {fam.group(1)} model {mod.group(1)}" if m and fam and mod else None
-
-
 def run_clock(doc, build):
     """(GHz, where it comes from) for a runner JSON's cells: the core clock its run measured, else
     the clock measured now when this host is the JSON's CPU (bench/core_clock), else (None, why)."""
     machine = doc[0].get("minivmMachine") or {}
     if machine.get("clockGHz") and str(machine.get("clockSource", "")).startswith("measured"):
         return machine["clockGHz"], f"{machine['clockGHz']:.2f} GHz, measured during the run"
-    if machine.get("cpu") and machine.get("cpu") == host_cpu():
-        from mdbench.common import measured_clock_ghz
+    from mdbench.common import cpu_name, measured_clock_ghz
+    if machine.get("cpu") and machine.get("cpu") == cpu_name():
         ghz = measured_clock_ghz(build or BUILDS["x86_64"])
         if ghz:
             return ghz, f"{ghz:.2f} GHz, measured now on this host (the run recorded no measured clock)"

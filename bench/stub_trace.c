@@ -25,7 +25,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -408,22 +408,29 @@ class Merge(unittest.TestCase):
 
 
 class ModelTable(unittest.TestCase):
+    def model(self, cpu, digest):
+        """sh scripts/bench --model --cpu CPU -p digesterName=DIGEST -rf csv: (its standard output,
+        the CSV's rows, the charts it drew), the run checked to have succeeded."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "m.csv")
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD, "--model",
+                                "--cpu", cpu, "-p", f"digesterName={digest}", "-rf", "csv", "-rff", path,
+                                "--results", tmp],
+                               capture_output=True, text=True, timeout=600)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+            charts = [os.path.basename(p) for p in glob.glob(os.path.join(tmp, "model-*.png"))]
+        return r.stdout, rows, charts
+
     def test_one_cpu(self):
         """--model --cpu neoverse-n1 -p digesterName=SHA-256: C2's code at 0%, every row's columns, the CSV."""
         if not os.path.exists(os.path.join(ROOT, "build-aarch64", "minivm")):
             self.skipTest("build-aarch64 is not built (the QEMU stage builds it)")
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "m.csv")
-            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD, "--model",
-                                "--cpu", "neoverse-n1", "-p", "digesterName=SHA-256", "-rf", "csv", "-rff", path,
-                                "--results", tmp],
-                               capture_output=True, text=True, timeout=600)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertTrue(glob.glob(os.path.join(tmp, "model-*-SHA-256.png")), r.stdout)
-            self.assertRegex(r.stdout, r"(?m)^neoverse-n1 \(HotSpot's code from qemu-aarch64 -cpu neoverse-n1; ")
-            self.assertRegex(r.stdout, r"(?m)^  SHA-256 +java-C2-nointrinsics +[0-9,]+ +\+0% ")
-            with open(path) as f:
-                rows = list(csv.DictReader(f))
+        stdout, rows, charts = self.model("neoverse-n1", "SHA-256")
+        self.assertTrue(any(c.endswith("-SHA-256.png") for c in charts), stdout)
+        self.assertRegex(stdout, r"(?m)^neoverse-n1 \(HotSpot's code from qemu-aarch64 -cpu neoverse-n1; ")
+        self.assertRegex(stdout, r"(?m)^  SHA-256 +java-C2-nointrinsics +[0-9,]+ +\+0% ")
         for col in ("cpu", "digest", "configuration", "cycles_per_block", "vs_c2_percent"):
             self.assertIn(col, rows[0])
         names = {r["configuration"] for r in rows}
@@ -438,16 +445,8 @@ class ModelTable(unittest.TestCase):
         HotSpot's code recorded under EPYC-Milan, minivm's x86-64 MD5 stub traced under qemu-x86_64."""
         if not shutil.which("qemu-x86_64"):
             self.skipTest("needs qemu-x86_64")
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "m.csv")
-            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "runner.py"), "--build", BUILD, "--model",
-                                "--cpu", "znver3", "-p", "digesterName=MD5", "-rf", "csv", "-rff", path,
-                                "--results", tmp],
-                               capture_output=True, text=True, timeout=600)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertRegex(r.stdout, r"(?m)^znver3 \(HotSpot's code from qemu-x86_64 -cpu EPYC-Milan\)$")
-            with open(path) as f:
-                rows = list(csv.DictReader(f))
+        stdout, rows, _ = self.model("znver3", "MD5")
+        self.assertRegex(stdout, r"(?m)^znver3 \(HotSpot's code from qemu-x86_64 -cpu EPYC-Milan\)$")
         by = {r["configuration"]: r for r in rows}
         self.assertTrue({"java-C2-nointrinsics", "java-C2-fpuspill", "java-C1", "md5-gpr"} <= set(by), sorted(by))
         self.assertEqual(float(by["java-C2-nointrinsics"]["vs_c2_percent"]), 0.0)

@@ -103,7 +103,9 @@ def keys(args, config=None):
                 yield (bench, name, length)
 
 
-def machine_info(args):
+def cpu_name():
+    """This host's CPU as the runner's JSON names it ("AMD EPYC family 26 model 2"): cpuinfo's
+    model name with its family and model, else the architecture."""
     cpu = platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
@@ -117,6 +119,11 @@ def machine_info(args):
                 cpu += f" family {fam.group(1)} model {mod.group(1)}"
     except OSError:
         pass
+    return cpu
+
+
+def machine_info(args):
+    cpu = cpu_name()
     if args.qemu_cpu:
         cpu = f"qemu-aarch64 -cpu {args.qemu_cpu} on {cpu}"
     # the CPU as minivm's ergonomics see it (the same wrapper): its PrintCPUFeatures line, and
