@@ -297,6 +297,18 @@ class Accuracy(unittest.TestCase):
         self.assertIn("model / measured: C2's code 2.00-2.00 (median 2.00); minivm's stubs 1.00-1.00 (median 1.00); "
                       "HotSpot's stubs 0.50-0.50 (median 0.50)", text)
         self.assertEqual(rows[1]["measured_cycles_per_block"], 1096.5)
+        # a run that recorded no measured clock, on this very CPU: the clock is measured now
+        if os.access(os.path.join(BUILD, "bench", "core_clock"), os.X_OK):
+            from mdbench.common import cpu_name
+            for d in doc:
+                d["minivmMachine"] = {"cpu": cpu_name(), "clockGHz": 2.0, "clockSource": "/proc/cpuinfo's cpu MHz"}
+            with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+                json.dump(doc, f)
+                f.flush()
+                out = io.StringIO()
+                model.against_host(rows, f.name, "znver5", out, build=BUILD)
+            self.assertRegex(out.getvalue(), r"[0-9.]+ GHz, measured now on this host \(the run recorded no measured clock\)")
+            self.assertNotIn("2.00 GHz", out.getvalue())
         self.assertEqual(model.blocks_per_digest("SHA-256", 16384), 257)
         self.assertEqual(model.blocks_per_digest("SHA3-256", 64), 1)
 
