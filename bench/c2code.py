@@ -449,6 +449,48 @@ def extract_hotspot_stubs(arch, model, classes):
     return out
 
 
+# HotSpot 25's x86-64 stubs QEMU's TCG cannot run, traced on this CPU where it runs them: its
+# SHA-3 stub is AVX-512 code (vm_version_x86.cpp turns UseSHA3Intrinsics on where the CPU has
+# AVX-512F and BW). configuration -> (options, digests, the CPU features it needs)
+HOTSPOT_STUBS_NATIVE = {"hotspot-sha3": (["-XX:+UseSHA3Intrinsics"], ["SHA3-512"], ("avx512f", "avx512bw"))}
+
+
+def hotspot_stubs_native(build, classes):
+    """{configuration: {digest: record}} of HOTSPOT_STUBS_NATIVE traced on this CPU: HotSpot 25
+    natively (scripts/oracle java), its stub's addresses from a run of the same command without
+    the tracer (and with -XX:+PrintStubCode), one call traced by bench/stub_trace; a record's
+    error says why one is not."""
+    import platform
+    with open("/proc/cpuinfo") as f:
+        flags = set(next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), []))
+    env = dict(os.environ, MINIVM_ORACLE_BIND=classes)
+    out = {}
+    for name, (opts, digests, needs) in HOTSPOT_STUBS_NATIVE.items():
+        argv = (["sh", os.path.join(ROOT, "scripts", "oracle"), "java", "-XX:+UnlockDiagnosticVMOptions"] + opts +
+                ["-XX:+PrintStubCode", "-Xbatch", "-cp", "/minivm", "Blocks"] +
+                [f"{d}:{DIGESTS[d][0]}" for d in digests] + [str(BLOCKS_RUN + 2000)])
+        lacks = [f for f in needs if f not in flags]
+        try:
+            if platform.machine() != "x86_64" or lacks:
+                raise ExtractError(f"HotSpot's {name} stub needs {' and '.join(lacks) or 'x86-64'}, which this "
+                                   "CPU lacks, and QEMU's TCG cannot run it")
+            first = subprocess.run(["setarch", "-R"] + argv, capture_output=True, text=True, env=env)
+            if first.returncode != 0:
+                raise ExtractError(f"{name}: HotSpot natively: status {first.returncode} "
+                                   f"({first.stderr.strip()[-200:]})")
+            regions = stub_regions(first.stdout, digests)
+            for d in digests:
+                # traced without the listing: its 300,000 writes would each stop HotSpot twice
+                rec = native_trace(build, [a for a in argv if a != "-XX:+PrintStubCode"], regions[d],
+                                   f"HotSpot {name}", env=env)
+                from mdbench.common import cpu_name
+                rec["cpu"] = cpu_name()
+                out.setdefault(name, {})[d] = rec
+        except ExtractError as e:
+            out[name] = {d: {"error": str(e)} for d in digests}
+    return out
+
+
 def each_stub_run(build, variants, trace_one):
     """{configuration: {digest: record}}: trace_one(configuration, digest, argv) for each variant's
     digests, argv minivm digesting the input that makes examples/digest.mva compress exactly one
@@ -483,13 +525,14 @@ def minivm_stubs(build, arch, model, variants):
     return each_stub_run(build, variants, trace_one)
 
 
-def native_trace(build, argv, regions, what):
+def native_trace(build, argv, regions, what, env=None):
     """One call of a stub traced on this CPU by build/bench/stub_trace (bench/stub_trace.c), as
     a record of the format traced() writes: regions, the stub's [implCompress, implCompressMB]
-    from a run of the same argv without the tracer."""
+    from a run of the same command without the tracer (the code the tracer finds there must be
+    the code that run listed)."""
     tool = os.path.join(build, "bench", "stub_trace")
     ranges = [f"{r.start:x}-{r.end:x}" for r in regions]
-    p = subprocess.run([tool] + ranges + ["--"] + argv, capture_output=True, text=True)
+    p = subprocess.run([tool] + ranges + ["--"] + argv, capture_output=True, text=True, env=env)
     if p.returncode != 0:
         raise ExtractError(f"{what}: stub_trace: {(p.stderr.strip().splitlines() or ['status %d' % p.returncode])[-1]}")
     lines = p.stdout.splitlines()
@@ -501,6 +544,11 @@ def native_trace(build, argv, regions, what):
             base = regions[int(k)].start - regions[0].start
             for i, b in enumerate(bytes.fromhex(hexes)):
                 code[base + i] = b
+    for r in regions:
+        moved = [a for a, b in r.bytes.items() if code.get(a - regions[0].start, b) != b]
+        if moved:
+            raise ExtractError(f"{what}: the code traced at {moved[0]:#x} is not the listing's: the stub moved "
+                               "between the run that listed it and the traced one")
     # each instruction's length: the step to the next one where it fell through (the smallest
     # seen: a taken jump may land a few bytes on), else what llvm-mc decodes there alone
     length = {}
@@ -564,8 +612,43 @@ def extract(arch, model, digests=tuple(DIGESTS), configs=tuple(CONFIGS), log=sys
             # HotSpot's own stubs: their code depends on the features only; the fullest model has them all
             for cname, by_digest in extract_hotspot_stubs(arch, model, classes).items():
                 rec["configs"][cname] = by_digest
+            if arch == "x86_64":
+                rec["configs"].update(native_hotspot_configs(classes))
     os.makedirs(DATA, exist_ok=True)
     path = record_name(arch, model)
+    with open(path, "w") as f:
+        json.dump(rec, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return path
+
+
+def native_hotspot_configs(classes, build=os.path.join(ROOT, "build")):
+    """HOTSPOT_STUBS_NATIVE traced on this CPU where it runs them, else as the record had them (a
+    trace from a machine that ran them stays until one that does replaces it)."""
+    old = (read_record("x86_64", "SapphireRapids") or {}).get("configs", {})
+    out = {}
+    for cname, by_digest in hotspot_stubs_native(build, classes).items():
+        for d, entry in by_digest.items():
+            keep = old.get(cname, {}).get(d)
+            out.setdefault(cname, {})[d] = keep if "error" in entry and keep and "error" not in keep else entry
+    return out
+
+
+def record_native_hotspot(log=sys.stderr):
+    """--native-hotspot: HOTSPOT_STUBS_NATIVE traced on this CPU into the x86-64 record of the
+    model with every feature (SapphireRapids), the rest of that record unchanged."""
+    path = record_name("x86_64", "SapphireRapids")
+    rec = read_record("x86_64", "SapphireRapids")
+    if rec is None:
+        raise ExtractError(f"no {path} (python3 bench/c2code.py --extract x86_64 SapphireRapids)")
+    with tempfile.TemporaryDirectory() as tmp:
+        found = native_hotspot_configs(compile_blocks(tmp))
+    for cname, by_digest in found.items():
+        for d, entry in by_digest.items():
+            print(f"c2code: {cname} {d}: " + (entry["error"] if "error" in entry else
+                                               f"{len(entry['call'])} instructions, traced on {entry.get('cpu')}"),
+                  file=log)
+        rec["configs"][cname] = by_digest
     with open(path, "w") as f:
         json.dump(rec, f, indent=1, sort_keys=True)
         f.write("\n")
@@ -791,7 +874,16 @@ def main(argv):
                     help="extract and record: ARCH (aarch64, x86_64) and its QEMU models (setup names or -cpu "
                          "values; default every one of the matrix)")
     ap.add_argument("--normalize", action="store_true", help="rewrite the records' blocks as exact bytes")
+    ap.add_argument("--native-hotspot", action="store_true",
+                    help="trace HotSpot's stubs QEMU cannot run (x86-64 SHA-3: AVX-512) on this CPU into the "
+                         "x86_64 SapphireRapids record")
     a = ap.parse_args(argv)
+    if a.native_hotspot:
+        try:
+            print(record_native_hotspot())
+        except ExtractError as e:
+            sys.exit(f"c2code: {e}")
+        return 0
     if a.normalize:
         for name in sorted(os.listdir(DATA)):
             if name.startswith("aarch64-"):

@@ -3,22 +3,28 @@
  * at each of the stub's entries, then single steps until the call returns.
  *
  * bench/c2code.py traces the stubs under QEMU's execution log; QEMU's TCG has no AVX-512, so
- * the x86-64 AVX-512 stubs (minivm's avx512 and avx512-lanes) cannot be traced there. On a host
- * that runs them, this traces them on the CPU itself, in the record format c2code.py writes:
- * the code bytes read from the process (not from a listing) and the order the instructions ran.
+ * the x86-64 AVX-512 stubs (minivm's avx512 and avx512-lanes, HotSpot 25's SHA-3 stub) cannot
+ * be traced there. On a host that runs them, this traces them on the CPU itself, in the record
+ * format c2code.py writes: the code bytes read from the process (not from a listing) and the
+ * order the instructions ran.
  *
  *   stub_trace RANGE... -- PROGRAM ARG...
  *
  * RANGE is START-END in hex (a stub's bounds as -XX:+PrintStubCode prints them; at most eight).
  * PROGRAM runs with address-space randomization off (the addresses of a run of the same command
- * without the tracer hold), ptraced, its standard output sent to standard error. Its code is
- * generated at run time, so the breakpoints (int3) go in when it makes the code executable: at
- * the return of each mprotect(PROT_EXEC) that covers a RANGE's START (again at each such call:
- * the code may be written after an earlier one). At the first entry into any RANGE
- * it single-steps until the program counter is outside every RANGE (the stub returned), then
- * prints one line per instruction run, "OFFSET" in hex from the first RANGE's START, and a last
- * line "bytes RANGE-INDEX HEX" per RANGE with its code. It kills PROGRAM, then exits 0; 1 when
- * no RANGE was entered (PROGRAM's exit status given), 2 on bad usage or a failed ptrace call.
+ * without the tracer hold), ptraced with every thread and process it starts (HotSpot calls the
+ * stub from a thread of its own; scripts/oracle reaches java through sh, unshare and chroot),
+ * its standard output sent to standard error. Its code is generated at run time, so the
+ * breakpoints (int3) go in at the return of a system call, of any of its threads, once a
+ * RANGE's START is in executable memory and holds something: minivm's code when its
+ * mprotect(PROT_EXEC) returns, HotSpot's (its code cache is mapped executable from the start)
+ * once the stub is written; with every breakpoint in, system calls no longer stop the program
+ * (code written over a breakpoint after that goes untraced: exit 1). At the first entry into
+ * any RANGE it single-steps
+ * that thread until its program counter is outside every RANGE (the stub returned), then prints
+ * one line per instruction run, "OFFSET" in hex from the first RANGE's START, and a last line
+ * "bytes RANGE-INDEX HEX" per RANGE with its code. It kills PROGRAM, then exits 0; 1 when no
+ * RANGE was entered (PROGRAM's exit status given), 2 on bad usage or a failed ptrace call.
  *
  * x86-64 Linux only; elsewhere it says so and exits 2. (Not the debug registers: the VMs this
  * project runs on, Docker on a hypervisor, accept them and never trap.)
@@ -32,9 +38,7 @@
 
 #if defined(__x86_64__) && defined(__linux__)
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/personality.h>
-#include <sys/syscall.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -61,29 +65,58 @@ static int fail(pid_t child, const char *what) {
   return 2;
 }
 
-/* int3 at a RANGE's START, the word it replaced kept */
-struct plant {
-  int in;
-  long word;
-};
-
-static int plant(pid_t child, uint64_t at, struct plant *p) {
-  errno = 0;
-  long word = ptrace(PTRACE_PEEKTEXT, child, (void *)at, NULL);
-  if (errno)
-    return -1;
-  if (p->in && (word & 0xff) == 0xcc)
-    return 0; /* still ours */
-  p->word = word;
-  p->in = 1;
-  return (int)ptrace(PTRACE_POKETEXT, child, (void *)at, (void *)((word & ~0xffL) | 0xcc));
+/* Is the page at `at` executable in tid's process? (/proc/TID/maps) */
+static int executable(pid_t tid, uint64_t at) {
+  char path[64], line[512];
+  snprintf(path, sizeof path, "/proc/%d/maps", (int)tid);
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 0;
+  int yes = 0;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long lo, hi;
+    char perms[8];
+    if (sscanf(line, "%llx-%llx %7s", &lo, &hi, perms) == 3 && lo <= at && at < hi) {
+      yes = perms[2] == 'x';
+      break;
+    }
+  }
+  fclose(f);
+  return yes;
 }
 
-static int dump(pid_t child, const struct range *r, int index) {
+/* int3 at a RANGE's START; the byte it replaced kept (only that byte: the code around it may be
+   written after the breakpoint went in) */
+struct plant {
+  int in;
+  unsigned char byte;
+};
+
+static int plant(pid_t tid, uint64_t at, struct plant *p) {
+  errno = 0;
+  long word = ptrace(PTRACE_PEEKTEXT, tid, (void *)at, NULL);
+  if (errno || word == 0 || (p->in && (word & 0xff) == 0xcc) || !executable(tid, at))
+    return 0; /* not mapped, nothing written yet, still ours, or not code yet */
+  p->byte = (unsigned char)word;
+  p->in = 1;
+  return (int)ptrace(PTRACE_POKETEXT, tid, (void *)at, (void *)((word & ~0xffL) | 0xcc));
+}
+
+static int unplant(pid_t tid, uint64_t at, const struct plant *p) {
+  errno = 0;
+  long word = ptrace(PTRACE_PEEKTEXT, tid, (void *)at, NULL);
+  if (errno)
+    return -1;
+  if ((word & 0xff) != 0xcc)
+    return 0;
+  return (int)ptrace(PTRACE_POKETEXT, tid, (void *)at, (void *)((word & ~0xffL) | p->byte));
+}
+
+static int dump(pid_t tid, const struct range *r, int index) {
   printf("bytes %d ", index);
   for (uint64_t a = r->start; a < r->end; a += sizeof(long)) {
     errno = 0;
-    long word = ptrace(PTRACE_PEEKTEXT, child, (void *)a, NULL);
+    long word = ptrace(PTRACE_PEEKTEXT, tid, (void *)a, NULL);
     if (errno)
       return -1;
     for (unsigned k = 0; k < sizeof(long) && a + k < r->end; k++)
@@ -129,55 +162,84 @@ int main(int argc, char **argv) {
   int status;
   if (waitpid(child, &status, 0) != child || !WIFSTOPPED(status))
     return fail(child, "the program did not start");
-  if (ptrace(PTRACE_SETOPTIONS, child, NULL, (void *)(long)(PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD)) != 0)
+  /* every thread and process it starts is traced too (they start stopped, by a SIGSTOP) */
+  long options = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
+                 PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC;
+  if (ptrace(PTRACE_SETOPTIONS, child, NULL, (void *)options) != 0)
     return fail(child, "PTRACE_SETOPTIONS");
   struct plant planted[MAX_RANGES] = {{0}};
-  long pass = 0;   /* a signal of the program's own, passed on */
-  int in_call = 0; /* syscall stops come in pairs: entry, exit */
+  int child_status = -1; /* PROGRAM's own end, for the message when no RANGE was entered */
+  pid_t tid = child;     /* the thread to resume, and then the one that entered a RANGE */
+  long pass = 0;         /* a signal of the program's own, passed on */
   int hit = -1;
+  int armed = 0; /* every breakpoint in: no more stops at system calls */
   while (hit < 0) {
-    if (ptrace(PTRACE_SYSCALL, child, NULL, (void *)pass) != 0)
+    if (tid > 0 && ptrace(armed ? PTRACE_CONT : PTRACE_SYSCALL, tid, NULL, (void *)pass) != 0 && errno != ESRCH)
       return fail(child, "PTRACE_SYSCALL");
     pass = 0;
-    if (waitpid(child, &status, 0) != child)
-      return fail(child, "waitpid");
-    if (WIFEXITED(status) || WIFSIGNALED(status)) {
+    tid = waitpid(-1, &status, __WALL);
+    if (tid < 0) {
+      if (errno == EINTR)
+        continue;
+      if (errno != ECHILD)
+        return fail(child, "waitpid");
+      int st = child_status;
       fprintf(stderr, "stub_trace: %s ended (%s %d) without entering a range\n", prog[0],
-              WIFEXITED(status) ? "exit status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+              WIFSIGNALED(st) ? "signal" : "exit status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
       return 1;
     }
-    struct user_regs_struct regs;
-    if (ptrace(PTRACE_GETREGS, child, NULL, &regs) != 0)
-      return fail(child, "PTRACE_GETREGS");
-    if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
-      in_call = !in_call;
-      /* mprotect(addr, len, prot) returned 0 with PROT_EXEC: the code there is final */
-      if (!in_call && regs.orig_rax == SYS_mprotect && regs.rax == 0 && (regs.rdx & PROT_EXEC))
-        for (int k = 0; k < n; k++)
-          if (regs.rdi <= r[k].start && r[k].start < regs.rdi + regs.rsi && plant(child, r[k].start, &planted[k]))
-            return fail(child, "PTRACE_POKETEXT (a breakpoint)");
+    if (WIFEXITED(status) || WIFSIGNALED(status)) {
+      if (tid == child)
+        child_status = status;
+      tid = 0; /* nothing to resume */
       continue;
     }
-    if (WSTOPSIG(status) == SIGTRAP)
+    int sig = WSTOPSIG(status);
+    if (status >> 16) /* a clone, fork or exec reported: resume */
+      continue;
+    if (sig == SIGSTOP) /* a new thread's or process's first stop */
+      continue;
+    struct user_regs_struct regs;
+    if (ptrace(PTRACE_GETREGS, tid, NULL, &regs) != 0) {
+      if (errno == ESRCH) { /* killed meanwhile */
+        tid = 0;
+        continue;
+      }
+      return fail(child, "PTRACE_GETREGS");
+    }
+    if (sig == (SIGTRAP | 0x80)) {
+      /* a system call's return (at its entry rax is -ENOSYS): the breakpoints in, or back in */
+      if (regs.rax != (unsigned long long)-ENOSYS && !armed) {
+        armed = 1;
+        for (int k = 0; k < n; k++) {
+          if (plant(tid, r[k].start, &planted[k]) != 0)
+            return fail(child, "PTRACE_POKETEXT (a breakpoint)");
+          armed &= planted[k].in;
+        }
+      }
+      continue;
+    }
+    if (sig == SIGTRAP)
       for (int k = 0; k < n; k++)
         if (planted[k].in && regs.rip == r[k].start + 1)
           hit = k;
     if (hit < 0) {
-      pass = WSTOPSIG(status) == SIGTRAP ? 0 : WSTOPSIG(status);
+      pass = sig == SIGTRAP ? 0 : sig;
       continue;
     }
     /* the breakpoints out, the call resumed at its entry */
     for (int k = 0; k < n; k++)
-      if (planted[k].in && ptrace(PTRACE_POKETEXT, child, (void *)r[k].start, (void *)planted[k].word) != 0)
+      if (planted[k].in && unplant(tid, r[k].start, &planted[k]) != 0)
         return fail(child, "PTRACE_POKETEXT");
     regs.rip = r[hit].start;
-    if (ptrace(PTRACE_SETREGS, child, NULL, &regs) != 0)
+    if (ptrace(PTRACE_SETREGS, tid, NULL, &regs) != 0)
       return fail(child, "PTRACE_SETREGS");
   }
+  /* the other threads stay stopped where they are, or run on: only tid is stepped */
   long steps = 0;
   for (;;) {
     struct user_regs_struct regs;
-    if (ptrace(PTRACE_GETREGS, child, NULL, &regs) != 0)
+    if (ptrace(PTRACE_GETREGS, tid, NULL, &regs) != 0)
       return fail(child, "PTRACE_GETREGS");
     if (!inside(r, n, regs.rip))
       break;
@@ -187,16 +249,21 @@ int main(int argc, char **argv) {
       kill(child, SIGKILL);
       return 2;
     }
-    if (ptrace(PTRACE_SINGLESTEP, child, NULL, NULL) != 0)
+    if (ptrace(PTRACE_SINGLESTEP, tid, NULL, NULL) != 0)
       return fail(child, "PTRACE_SINGLESTEP");
-    if (waitpid(child, &status, 0) != child || !WIFSTOPPED(status))
+    if (waitpid(tid, &status, __WALL) != tid || !WIFSTOPPED(status))
       return fail(child, "the program ended inside a range");
+    if (WSTOPSIG(status) != SIGTRAP) {
+      fprintf(stderr, "stub_trace: signal %d inside a range: not one plain call\n", WSTOPSIG(status));
+      kill(child, SIGKILL);
+      return 2;
+    }
   }
   for (int k = 0; k < n; k++)
-    if (dump(child, &r[k], k) != 0)
+    if (dump(tid, &r[k], k) != 0)
       return fail(child, "PTRACE_PEEKTEXT");
-  kill(child, SIGKILL);
-  waitpid(child, &status, 0);
+  kill(tid, SIGKILL);
+  kill(child, SIGKILL); /* and PTRACE_O_EXITKILL the rest */
   return 0;
 }
 #else

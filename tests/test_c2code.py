@@ -11,6 +11,7 @@ when QEMU and llvm-mca are here, --model's table for one CPU with its CSV.
 """
 
 import argparse
+import collections
 import csv
 import glob
 import io
@@ -503,6 +504,34 @@ class NativeTrace(unittest.TestCase):
         # 24 rounds of AVX-512's three-input logic (vpternlogq: theta and chi), no spill to the stack
         self.assertGreater(sum(ins.startswith("vpternlogq ") for ins in stream), 24 * 20)
         self.assertEqual(c2code.counts("x86_64", stream)["stack_loads"], 0)
+
+    def test_hotspot_sha3(self):
+        """HotSpot 25's own AVX-512 SHA-3 stub, which QEMU cannot run, as the record has it (24
+        rounds of AVX-512 permutes and three-input logic, nothing spilled: only the prologue's
+        pushes touch the stack), and traced live where this CPU runs it (HotSpot's code cache is
+        executable from the start, its Java runs in a thread of its own, java is reached through
+        sh, unshare and chroot): the same instructions. Without AVX-512 the trace is refused,
+        saying why."""
+        mc = c2code.LLVM_MC()
+        rec = c2code.read_record("x86_64", "SapphireRapids")["configs"]["hotspot-sha3"]["SHA3-512"]
+        recorded = c2code.block_stream("x86_64", rec, mc)
+        ops = collections.Counter(ins.split()[0] for ins in recorded)
+        self.assertEqual(ops["vpermt2q"], 24 * 24, ops)
+        self.assertEqual(ops["vpternlogq"], 24 * 12, ops)
+        self.assertLessEqual(c2code.counts("x86_64", recorded)["stack_loads"], 3)
+        if not os.path.exists(os.path.join(c2code.oracle_cache(), "trixie-amd64.ok")) \
+                and not os.environ.get("JAVA_HOME"):
+            self.skipTest("HotSpot 25 is not installed (sh scripts/oracle setup)")
+        with tempfile.TemporaryDirectory() as tmp:
+            live = c2code.hotspot_stubs_native(BUILD, c2code.compile_blocks(tmp))["hotspot-sha3"]["SHA3-512"]
+        with open("/proc/cpuinfo") as f:
+            flags = f.read()
+        if " avx512f" not in flags or " avx512bw" not in flags:
+            self.assertIn("which this CPU lacks, and QEMU's TCG cannot run it", live["error"])
+            self.skipTest("this CPU has no AVX-512F and BW: HotSpot's SHA-3 stub cannot be traced here")
+        self.assertNotIn("error", live)
+        self.assertEqual([i.split()[0] for i in c2code.block_stream("x86_64", live, mc)],
+                         [i.split()[0] for i in recorded])
 
     def test_refusals(self):
         tool = os.path.join(BUILD, "bench", "stub_trace")
