@@ -545,6 +545,34 @@ class NativeTrace(unittest.TestCase):
         self.assertIn("ended (exit status 0) without entering a range", r.stderr)
 
 
+@unittest.skipUnless(os.uname().machine == "x86_64" and os.access(os.path.join(BUILD, "bench", "vec_latency"), os.X_OK),
+                     "needs an x86-64 host and build/bench/vec_latency")
+class VecLatency(unittest.TestCase):
+    """bench/vec_latency.c: the SHA-3 stubs' AVX-512 latencies, measured in the core's cycles."""
+
+    def test_latencies(self):
+        """A permute takes longer than a logic instruction on every core (3-7 against 1-2 cycles
+        on those in Agner Fog's tables), and a permute feeding logic takes at least both."""
+        r = subprocess.run([os.path.join(BUILD, "bench", "vec_latency"), "--trials", "3"], capture_output=True,
+                           text=True, timeout=120)
+        if r.returncode == 3:
+            self.assertIn("no AVX-512F and VL", r.stderr)
+            self.skipTest("this CPU has no AVX-512: nothing to measure")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = {ln[:28].strip(): float(ln[28:]) for ln in r.stdout.splitlines()}
+        self.assertEqual(len(got), 8, r.stdout)
+        for logic in ("vpternlogq zmm", "vpxorq zmm", "vpternlogq ymm", "vpxor ymm"):
+            self.assertTrue(0.7 < got[logic] < 3.3, (logic, got))
+        self.assertTrue(2.5 < got["vpermt2q zmm"] < 8.5, got)
+        self.assertGreater(got["vpermt2q > vpternlogq zmm"], got["vpermt2q zmm"] + 0.5)
+
+    def test_refusals(self):
+        r = subprocess.run([os.path.join(BUILD, "bench", "vec_latency"), "--trials", "0"], capture_output=True,
+                           text=True, timeout=30)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("usage: vec_latency [--trials N]", r.stderr)
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=BUILD)
