@@ -545,32 +545,43 @@ class NativeTrace(unittest.TestCase):
         self.assertIn("ended (exit status 0) without entering a range", r.stderr)
 
 
-@unittest.skipUnless(os.uname().machine == "x86_64" and os.access(os.path.join(BUILD, "bench", "vec_latency"), os.X_OK),
-                     "needs an x86-64 host and build/bench/vec_latency")
-class VecLatency(unittest.TestCase):
-    """bench/vec_latency.c: the SHA-3 stubs' AVX-512 latencies, measured in the core's cycles."""
+@unittest.skipUnless(os.uname().machine in ("x86_64", "aarch64")
+                     and os.access(os.path.join(BUILD, "bench", "insn_latency"), os.X_OK),
+                     "needs an x86-64 or AArch64 host and build/bench/insn_latency")
+class InsnLatency(unittest.TestCase):
+    """bench/insn_latency.c: the latencies the model hinges on, measured in the core's cycles."""
 
     def test_latencies(self):
-        """A permute takes longer than a logic instruction on every core (3-7 against 1-2 cycles
-        on those in Agner Fog's tables), and a permute feeding logic takes at least both."""
-        r = subprocess.run([os.path.join(BUILD, "bench", "vec_latency"), "--trials", "3"], capture_output=True,
+        """Every probe in the core's cycles, within what any core of Agner Fog's tables takes: a
+        load 2-7 cycles to its use, a move to an FP register and back 1-20; on AVX-512 a permute
+        slower than a logic instruction, and a permute into logic slower than the permute."""
+        r = subprocess.run([os.path.join(BUILD, "bench", "insn_latency"), "--trials", "3"], capture_output=True,
                            text=True, timeout=120)
-        if r.returncode == 3:
-            self.assertIn("no AVX-512F and VL", r.stderr)
-            self.skipTest("this CPU has no AVX-512: nothing to measure")
         self.assertEqual(r.returncode, 0, r.stderr)
-        got = {ln[:28].strip(): float(ln[28:]) for ln in r.stdout.splitlines()}
-        self.assertEqual(len(got), 8, r.stdout)
+        got = {ln[:34].strip(): float(ln[34:]) for ln in r.stdout.splitlines()}
+        x86 = os.uname().machine == "x86_64"
+        load = got["mov r64, [r64] (load to use)" if x86 else "ldr x, [x] (load to use)"]
+        self.assertTrue(1.5 < load < 7.5, got)
+        self.assertTrue(1 <= got["movq xmm, r64 > movq r64, xmm" if x86 else "fmov d, x > fmov x, d"] < 20, got)
+        self.assertTrue(0 < got["mov [m], r64 > mov r64, [m]" if x86 else "str x, [m] > ldr x, [m]"] < 15, got)
+        if not x86:
+            self.assertTrue(0.7 < got["eor x, x, x"] < 1.5, got)
+            return
+        if "vpermt2q zmm" not in got:
+            self.assertIn("no AVX-512F and VL: its probes are left out", r.stderr)
+            self.skipTest("this CPU has no AVX-512: its probes are left out")
+        self.assertEqual(len(got), 11, r.stdout)
         for logic in ("vpternlogq zmm", "vpxorq zmm", "vpternlogq ymm", "vpxor ymm"):
             self.assertTrue(0.7 < got[logic] < 3.3, (logic, got))
         self.assertTrue(2.5 < got["vpermt2q zmm"] < 8.5, got)
         self.assertGreater(got["vpermt2q > vpternlogq zmm"], got["vpermt2q zmm"] + 0.5)
 
     def test_refusals(self):
-        r = subprocess.run([os.path.join(BUILD, "bench", "vec_latency"), "--trials", "0"], capture_output=True,
-                           text=True, timeout=30)
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("usage: vec_latency [--trials N]", r.stderr)
+        for argv in (["--trials", "0"], ["--trials"], ["--frobnicate"]):
+            r = subprocess.run([os.path.join(BUILD, "bench", "insn_latency")] + argv, capture_output=True,
+                               text=True, timeout=30)
+            self.assertEqual(r.returncode, 2, argv)
+            self.assertIn("usage: insn_latency [--trials N]", r.stderr)
 
 
 if __name__ == "__main__":
