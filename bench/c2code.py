@@ -451,8 +451,12 @@ def extract_hotspot_stubs(arch, model, classes):
 
 # HotSpot 25's x86-64 stubs QEMU's TCG cannot run, traced on this CPU where it runs them: its
 # SHA-3 stub is AVX-512 code (vm_version_x86.cpp turns UseSHA3Intrinsics on where the CPU has
-# AVX-512F and BW). configuration -> (options, digests, the CPU features it needs)
-HOTSPOT_STUBS_NATIVE = {"hotspot-sha3": (["-XX:+UseSHA3Intrinsics"], ["SHA3-512"], ("avx512f", "avx512bw"))}
+# AVX-512F and BW). configuration -> (options, digests, the CPU features it needs). The stubs
+# generated at start-up, before any other thread runs (-XX:-DelayCompilerStubsGeneration): else
+# a compiler thread generates them beside the first compilations, and where they land in the
+# code cache depends on the threads' timing, which the tracer changes.
+HOTSPOT_STUBS_NATIVE = {"hotspot-sha3": (["-XX:+UseSHA3Intrinsics", "-XX:-DelayCompilerStubsGeneration"],
+                                         ["SHA3-512"], ("avx512f", "avx512bw"))}
 
 
 def hotspot_stubs_native(build, classes):
