@@ -459,26 +459,44 @@ HOTSPOT_STUBS_NATIVE = {"hotspot-sha3": (["-XX:+UseSHA3Intrinsics", "-XX:-DelayC
                                          ["SHA3-512"], ("avx512f", "avx512bw"))}
 
 
+# the words of a native trace's refusal to run here (not a failure: another machine can)
+CANNOT_HERE = "cannot be traced on this host"
+
+
 def hotspot_stubs_native(build, classes):
     """{configuration: {digest: record}} of HOTSPOT_STUBS_NATIVE traced on this CPU: HotSpot 25
     natively (scripts/oracle java), its stub's addresses from a run of the same command without
     the tracer (and with -XX:+PrintStubCode), one call traced by bench/stub_trace; a record's
-    error says why one is not."""
+    error says why one is not (with CANNOT_HERE where this host cannot: no AVX-512, or no way
+    to run HotSpot under the tracer)."""
     import platform
     with open("/proc/cpuinfo") as f:
         flags = set(next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), []))
     env = dict(os.environ, MINIVM_ORACLE_BIND=classes)
     out = {}
     for name, (opts, digests, needs) in HOTSPOT_STUBS_NATIVE.items():
+        # /minivm/: the bound directory, which scripts/oracle maps to MINIVM_ORACLE_BIND's
+        # own path when JAVA_HOME's JDK runs instead of the Debian 13 root's
         argv = (["sh", os.path.join(ROOT, "scripts", "oracle"), "java", "-XX:+UnlockDiagnosticVMOptions"] + opts +
-                ["-XX:+PrintStubCode", "-Xbatch", "-cp", "/minivm", "Blocks"] +
+                ["-XX:+PrintStubCode", "-Xbatch", "-cp", "/minivm/", "Blocks"] +
                 [f"{d}:{DIGESTS[d][0]}" for d in digests] + [str(BLOCKS_RUN + 2000)])
         lacks = [f for f in needs if f not in flags]
         try:
             if platform.machine() != "x86_64" or lacks:
                 raise ExtractError(f"HotSpot's {name} stub needs {' and '.join(lacks) or 'x86-64'}, which this "
-                                   "CPU lacks, and QEMU's TCG cannot run it")
-            first = subprocess.run(["setarch", "-R"] + argv, capture_output=True, text=True, env=env)
+                                   f"CPU lacks, and QEMU's TCG cannot run it: it {CANNOT_HERE}")
+            if os.geteuid() != 0 and not os.environ.get("JAVA_HOME"):
+                # scripts/oracle reaches the Debian 13 root through sudo unshare: a set-user-ID
+                # program, which gains no privilege under ptrace
+                raise ExtractError(f"HotSpot's {name} stub {CANNOT_HERE}: its HotSpot runs through sudo, which "
+                                   "a traced program cannot (run as root, or with JAVA_HOME naming a JDK 25)")
+            if not os.access(os.path.join(build, "bench", "stub_trace"), os.X_OK):
+                raise ExtractError(f"no {build}/bench/stub_trace (meson compile -C {build})")
+            try:
+                first = subprocess.run(["setarch", "-R"] + argv, capture_output=True, text=True, env=env,
+                                       timeout=600)
+            except subprocess.TimeoutExpired:
+                raise ExtractError(f"{name}: HotSpot natively did not end in 600 s")
             if first.returncode != 0:
                 raise ExtractError(f"{name}: HotSpot natively: status {first.returncode} "
                                    f"({first.stderr.strip()[-200:]})")
@@ -535,8 +553,15 @@ def native_trace(build, argv, regions, what, env=None):
     from a run of the same command without the tracer (the code the tracer finds there must be
     the code that run listed)."""
     tool = os.path.join(build, "bench", "stub_trace")
+    if not os.access(tool, os.X_OK):
+        raise ExtractError(f"{what}: no {tool} (meson compile -C {build})")
+    if not any(r.bytes for r in regions):
+        raise ExtractError(f"{what}: the listing has no code bytes to check the trace against")
     ranges = [f"{r.start:x}-{r.end:x}" for r in regions]
-    p = subprocess.run([tool] + ranges + ["--"] + argv, capture_output=True, text=True, env=env)
+    try:
+        p = subprocess.run([tool] + ranges + ["--"] + argv, capture_output=True, text=True, env=env, timeout=600)
+    except subprocess.TimeoutExpired:
+        raise ExtractError(f"{what}: stub_trace did not end in 600 s")
     if p.returncode != 0:
         raise ExtractError(f"{what}: stub_trace: {(p.stderr.strip().splitlines() or ['status %d' % p.returncode])[-1]}")
     lines = p.stdout.splitlines()
@@ -551,8 +576,9 @@ def native_trace(build, argv, regions, what, env=None):
     for r in regions:
         moved = [a for a, b in r.bytes.items() if code.get(a - regions[0].start, b) != b]
         if moved:
-            raise ExtractError(f"{what}: the code traced at {moved[0]:#x} is not the listing's: the stub moved "
-                               "between the run that listed it and the traced one")
+            raise ExtractError(f"{what}: the code traced at {moved[0]:#x} is not the listing's (the stub moved "
+                               "between the run that listed it and the traced one, or its code changed while "
+                               "it was traced)")
     # each instruction's length: the step to the next one where it fell through (the smallest
     # seen: a taken jump may land a few bytes on), else what llvm-mc decodes there alone
     length = {}
@@ -617,7 +643,12 @@ def extract(arch, model, digests=tuple(DIGESTS), configs=tuple(CONFIGS), log=sys
             for cname, by_digest in extract_hotspot_stubs(arch, model, classes).items():
                 rec["configs"][cname] = by_digest
             if arch == "x86_64":
-                rec["configs"].update(native_hotspot_configs(classes))
+                try:
+                    rec["configs"].update(native_hotspot_configs(classes, log=log))
+                except ExtractError as e:  # the QEMU part is minutes of work: keep it, and the old trace
+                    old = (read_record(arch, model) or {}).get("configs", {})
+                    print(f"c2code: {e}; the record's native traces kept", file=log)
+                    rec["configs"].update({k: v for k, v in old.items() if k in HOTSPOT_STUBS_NATIVE})
     os.makedirs(DATA, exist_ok=True)
     path = record_name(arch, model)
     with open(path, "w") as f:
@@ -626,14 +657,24 @@ def extract(arch, model, digests=tuple(DIGESTS), configs=tuple(CONFIGS), log=sys
     return path
 
 
-def native_hotspot_configs(classes, build=os.path.join(ROOT, "build")):
-    """HOTSPOT_STUBS_NATIVE traced on this CPU where it runs them, else as the record had them (a
-    trace from a machine that ran them stays until one that does replaces it)."""
+def native_hotspot_configs(classes, build=os.path.join(ROOT, "build"), log=sys.stderr):
+    """HOTSPOT_STUBS_NATIVE traced on this CPU where it can trace them, else as the record had them
+    (a trace from a machine that ran them stays until one that does replaces it); each attempt
+    said on log. A trace that failed where it could run raises ExtractError."""
     old = (read_record("x86_64", "SapphireRapids") or {}).get("configs", {})
     out = {}
     for cname, by_digest in hotspot_stubs_native(build, classes).items():
         for d, entry in by_digest.items():
             keep = old.get(cname, {}).get(d)
+            if "error" not in entry:
+                print(f"c2code: {cname} {d}: {len(entry['call'])} instructions, traced on {entry.get('cpu')}",
+                      file=log)
+            elif CANNOT_HERE not in entry["error"]:
+                raise ExtractError(f"{cname} {d}: {entry['error']}")
+            else:
+                print(f"c2code: {cname} {d}: {entry['error']}" +
+                      (f"; the record's trace (from {keep.get('cpu')}) kept" if keep and "error" not in keep else ""),
+                      file=log)
             out.setdefault(cname, {})[d] = keep if "error" in entry and keep and "error" not in keep else entry
     return out
 
@@ -646,12 +687,8 @@ def record_native_hotspot(log=sys.stderr):
     if rec is None:
         raise ExtractError(f"no {path} (python3 bench/c2code.py --extract x86_64 SapphireRapids)")
     with tempfile.TemporaryDirectory() as tmp:
-        found = native_hotspot_configs(compile_blocks(tmp))
+        found = native_hotspot_configs(compile_blocks(tmp), log=log)
     for cname, by_digest in found.items():
-        for d, entry in by_digest.items():
-            print(f"c2code: {cname} {d}: " + (entry["error"] if "error" in entry else
-                                               f"{len(entry['call'])} instructions, traced on {entry.get('cpu')}"),
-                  file=log)
         rec["configs"][cname] = by_digest
     with open(path, "w") as f:
         json.dump(rec, f, indent=1, sort_keys=True)

@@ -11,8 +11,10 @@
  * and a load's latency to its use. Each probe is a chain of dependent instructions in a loop,
  * timed against a chain of instructions of known latency (x86-64 `imul r64, r64`, 3 cycles;
  * AArch64 `add x, x, x`, 1 cycle; as bench/core_clock.c), so its figure is in the core's own
- * cycles whatever its clock; the median of the trials. A pair ("A > B") is the latency of A
- * and B chained, a round trip's cost.
+ * cycles whatever its clock (the reference timed before and after each probe); the median of
+ * the trials. A pair ("A > B") is the latency of A and B chained, a round trip's cost; a core
+ * that renames memory (Zen 2 and later) forwards a spill to its reload in less than a cycle,
+ * and the pair then measures the stores' throughput, not a latency.
  *
  *   insn_latency [--trials N]     prints "PROBE CYCLES" per line, exits 0
  *
@@ -147,9 +149,10 @@ int main(int argc, char **argv) {
       continue;
     double cycles[101];
     for (long k = 0; k < trials; k++) {
-      /* the reference chain right before: this trial's clock */
-      double per_cycle = reference() / (N * 8.0 * REFERENCE_LATENCY);
-      cycles[k] = PROBES[p].run() / (N * 8.0) / per_cycle;
+      /* the reference chain right before and right after: this trial's clock (a core that
+         lowers its clock for 512-bit code does so within the trial) */
+      double before = reference(), t = PROBES[p].run(), after = reference();
+      cycles[k] = t / (N * 8.0) / ((before + after) / 2 / (N * 8.0 * REFERENCE_LATENCY));
     }
     qsort(cycles, (size_t)trials, sizeof cycles[0], cmp_double);
     printf("%-34s %.2f\n", PROBES[p].what, cycles[trials / 2]);

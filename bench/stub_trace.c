@@ -15,16 +15,19 @@
  * without the tracer hold), ptraced with every thread and process it starts (HotSpot calls the
  * stub from a thread of its own; scripts/oracle reaches java through sh, unshare and chroot),
  * its standard output sent to standard error. Its code is generated at run time, so the
- * breakpoints (int3) go in at the return of a system call, of any of its threads, once a
- * RANGE's START is in executable memory and holds something: minivm's code when its
- * mprotect(PROT_EXEC) returns, HotSpot's (its code cache is mapped executable from the start)
- * once the stub is written; with every breakpoint in, system calls no longer stop the program
- * (code written over a breakpoint after that goes untraced: exit 1). At the first entry into
- * any RANGE it single-steps
+ * breakpoints (int3) go in at the return of a system call, of any of its threads, once a RANGE
+ * is in executable memory and written to its end (its first and last words hold something):
+ * minivm's code when its mprotect(PROT_EXEC) returns, HotSpot's (its code cache is mapped
+ * executable from the start) once the stub is generated. They go in the first process where
+ * that holds, and again after that process execs another program. With every breakpoint in,
+ * system calls no longer stop the program (code written over a breakpoint after that goes
+ * untraced: exit 1). At the first entry into any RANGE it single-steps
  * that thread until its program counter is outside every RANGE (the stub returned), then prints
  * one line per instruction run, "OFFSET" in hex from the first RANGE's START, and a last line
  * "bytes RANGE-INDEX HEX" per RANGE with its code. It kills PROGRAM, then exits 0; 1 when no
- * RANGE was entered (PROGRAM's exit status given), 2 on bad usage or a failed ptrace call.
+ * RANGE was entered (PROGRAM's exit status given); 2 on bad usage, a failed ptrace call, or a
+ * call that is not one plain call (a signal, PROGRAM's end, or more than 10,000,000
+ * instructions inside the RANGEs).
  *
  * x86-64 Linux only; elsewhere it says so and exits 2. (Not the debug registers: the VMs this
  * project runs on, Docker on a hypervisor, accept them and never trap.)
@@ -65,6 +68,29 @@ static int fail(pid_t child, const char *what) {
   return 2;
 }
 
+/* the same, where no call failed */
+static int refuse(pid_t child, const char *what) {
+  fprintf(stderr, "stub_trace: %s\n", what);
+  if (child > 0)
+    kill(child, SIGKILL);
+  return 2;
+}
+
+/* the process (thread group) of a thread: /proc/TID/status */
+static pid_t tgid_of(pid_t tid) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+  FILE *f = fopen(path, "r");
+  pid_t tgid = tid;
+  if (!f)
+    return tgid;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "Tgid: %d", &tgid) == 1)
+      break;
+  fclose(f);
+  return tgid;
+}
+
 /* Is the page at `at` executable in tid's process? (/proc/TID/maps) */
 static int executable(pid_t tid, uint64_t at) {
   char path[64], line[512];
@@ -85,21 +111,36 @@ static int executable(pid_t tid, uint64_t at) {
   return yes;
 }
 
-/* int3 at a RANGE's START; the byte it replaced kept (only that byte: the code around it may be
-   written after the breakpoint went in) */
+/* int3 at a RANGE's START in one process; the byte it replaced kept */
 struct plant {
   int in;
+  pid_t tgid;
   unsigned char byte;
 };
 
-static int plant(pid_t tid, uint64_t at, struct plant *p) {
+/* Is the word at `at` readable and not zero? */
+static int written(pid_t tid, uint64_t at) {
   errno = 0;
   long word = ptrace(PTRACE_PEEKTEXT, tid, (void *)at, NULL);
-  if (errno || word == 0 || (p->in && (word & 0xff) == 0xcc) || !executable(tid, at))
-    return 0; /* not mapped, nothing written yet, still ours, or not code yet */
+  return !errno && word != 0;
+}
+
+static int plant(pid_t tid, const struct range *r, struct plant *p) {
+  if (p->in)
+    return 0;
+  /* mapped, executable, and written to its end: a code generator writes in order, so nothing
+     writes the word at START any more */
+  uint64_t last = r->end - sizeof(long) > r->start ? r->end - sizeof(long) : r->start;
+  if (!written(tid, r->start) || !written(tid, last) || !executable(tid, r->start))
+    return 0;
+  errno = 0;
+  long word = ptrace(PTRACE_PEEKTEXT, tid, (void *)r->start, NULL);
+  if (errno)
+    return 0;
   p->byte = (unsigned char)word;
+  p->tgid = tgid_of(tid);
   p->in = 1;
-  return (int)ptrace(PTRACE_POKETEXT, tid, (void *)at, (void *)((word & ~0xffL) | 0xcc));
+  return (int)ptrace(PTRACE_POKETEXT, tid, (void *)r->start, (void *)((word & ~0xffL) | 0xcc));
 }
 
 static int unplant(pid_t tid, uint64_t at, const struct plant *p) {
@@ -175,7 +216,7 @@ int main(int argc, char **argv) {
   int armed = 0; /* every breakpoint in: no more stops at system calls */
   while (hit < 0) {
     if (tid > 0 && ptrace(armed ? PTRACE_CONT : PTRACE_SYSCALL, tid, NULL, (void *)pass) != 0 && errno != ESRCH)
-      return fail(child, "PTRACE_SYSCALL");
+      return fail(child, armed ? "PTRACE_CONT" : "PTRACE_SYSCALL");
     pass = 0;
     tid = waitpid(-1, &status, __WALL);
     if (tid < 0) {
@@ -195,7 +236,16 @@ int main(int argc, char **argv) {
       continue;
     }
     int sig = WSTOPSIG(status);
-    if (status >> 16) /* a clone, fork or exec reported: resume */
+    if (status >> 16 == PTRACE_EVENT_EXEC) {
+      /* a new program in that process: its breakpoints went with the old one */
+      for (int k = 0; k < n; k++)
+        if (planted[k].in && planted[k].tgid == tid) {
+          planted[k].in = 0;
+          armed = 0;
+        }
+      continue;
+    }
+    if (status >> 16) /* a clone or fork reported: resume */
       continue;
     if (sig == SIGSTOP) /* a new thread's or process's first stop */
       continue;
@@ -212,7 +262,7 @@ int main(int argc, char **argv) {
       if (regs.rax != (unsigned long long)-ENOSYS && !armed) {
         armed = 1;
         for (int k = 0; k < n; k++) {
-          if (plant(tid, r[k].start, &planted[k]) != 0)
+          if (plant(tid, &r[k], &planted[k]) != 0)
             return fail(child, "PTRACE_POKETEXT (a breakpoint)");
           armed &= planted[k].in;
         }
@@ -221,7 +271,7 @@ int main(int argc, char **argv) {
     }
     if (sig == SIGTRAP)
       for (int k = 0; k < n; k++)
-        if (planted[k].in && regs.rip == r[k].start + 1)
+        if (planted[k].in && regs.rip == r[k].start + 1 && tgid_of(tid) == planted[k].tgid)
           hit = k;
     if (hit < 0) {
       pass = sig == SIGTRAP ? 0 : sig;
@@ -229,7 +279,7 @@ int main(int argc, char **argv) {
     }
     /* the breakpoints out, the call resumed at its entry */
     for (int k = 0; k < n; k++)
-      if (planted[k].in && unplant(tid, r[k].start, &planted[k]) != 0)
+      if (planted[k].in && planted[k].tgid == planted[hit].tgid && unplant(tid, r[k].start, &planted[k]) != 0)
         return fail(child, "PTRACE_POKETEXT");
     regs.rip = r[hit].start;
     if (ptrace(PTRACE_SETREGS, tid, NULL, &regs) != 0)
@@ -245,18 +295,18 @@ int main(int argc, char **argv) {
       break;
     printf("%llx\n", (unsigned long long)(regs.rip - r[0].start));
     if (++steps > MAX_STEPS) {
-      fprintf(stderr, "stub_trace: more than %ld instructions inside the ranges: not one call\n", MAX_STEPS);
-      kill(child, SIGKILL);
-      return 2;
+      return refuse(child, "more than 10,000,000 instructions inside the ranges: not one plain call");
     }
     if (ptrace(PTRACE_SINGLESTEP, tid, NULL, NULL) != 0)
       return fail(child, "PTRACE_SINGLESTEP");
-    if (waitpid(tid, &status, __WALL) != tid || !WIFSTOPPED(status))
-      return fail(child, "the program ended inside a range");
+    if (waitpid(tid, &status, __WALL) != tid)
+      return fail(child, "waitpid");
+    if (!WIFSTOPPED(status))
+      return refuse(child, "the program ended inside a range");
     if (WSTOPSIG(status) != SIGTRAP) {
-      fprintf(stderr, "stub_trace: signal %d inside a range: not one plain call\n", WSTOPSIG(status));
-      kill(child, SIGKILL);
-      return 2;
+      char why[96];
+      snprintf(why, sizeof why, "signal %d inside a range: not one plain call", WSTOPSIG(status));
+      return refuse(child, why);
     }
   }
   for (int k = 0; k < n; k++)
@@ -268,7 +318,7 @@ int main(int argc, char **argv) {
 }
 #else
 int main(void) {
-  fprintf(stderr, "stub_trace: x86-64 Linux only (its debug registers through ptrace)\n");
+  fprintf(stderr, "stub_trace: x86-64 Linux only (int3 and single steps through ptrace)\n");
   return 2;
 }
 #endif
