@@ -9,12 +9,9 @@
  * on the AMD EPYC Zen 5 VMs of docs/PERFORMANCE.md cpuinfo says 2.69 GHz, this
  * says 3.0-3.6 GHz.
  *
- * The chain: x86-64 `imul r64, r64` (latency 3 cycles on every Intel core since
- * Nehalem and every AMD core since Zen, Agner Fog's instruction tables; not an
- * `add` with an immediate, which Golden Cove's renamer may fold); AArch64 `add
- * x, x, x` (latency 1 on every Arm and Apple core). The loop's counter runs beside
- * the chain, so a trial of N iterations takes N * ops * latency cycles. The result
- * is the median of the trials (a shared machine's preemptions make some slower,
+ * The chain: bench/clock_chain.h's (x86-64 `imul r64, r64`, 3 cycles; AArch64
+ * `add x, x, x`, 1 cycle): a trial of N iterations takes N * ops * latency cycles.
+ * The result is the median of the trials (a shared machine's preemptions make some slower,
  * none faster).
  *
  *   core_clock [--trials N] [--ms MS]     prints "3.412 GHz" and exits 0
@@ -27,35 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__x86_64__)
-#define CHAIN_OP "imul %0, %0\n\t"
-#define CHAIN_LATENCY 3
-#define CHAIN_WHAT "imul r64, r64 (3 cycles)"
-#elif defined(__aarch64__)
-#define CHAIN_OP "add %0, %0, %0\n\t"
-#define CHAIN_LATENCY 1
-#define CHAIN_WHAT "add x, x, x (1 cycle)"
-#endif
-
-#ifdef CHAIN_OP
-#define CHAIN_OPS 8
-static uint64_t chain(uint64_t x, uint64_t n) {
-  for (uint64_t i = 0; i < n; i++)
-    __asm__ volatile(CHAIN_OP CHAIN_OP CHAIN_OP CHAIN_OP CHAIN_OP CHAIN_OP CHAIN_OP CHAIN_OP : "+r"(x));
-  return x;
-}
-#endif
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
+#include "clock_chain.h"
 
 static long option(const char *name, const char *value, long lo, long hi) {
   char *end;

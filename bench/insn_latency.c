@@ -9,9 +9,9 @@
  * on both architectures C2's spills and reloads, through the stack (a store and the load that
  * reads it back) or, with UseFPUForSpilling, through an FP register (a move there and back),
  * and a load's latency to its use. Each probe is a chain of dependent instructions in a loop,
- * timed against a chain of instructions of known latency (x86-64 `imul r64, r64`, 3 cycles;
+ * timed against bench/clock_chain.h's chain of known latency (x86-64 `imul r64, r64`, 3 cycles;
  * AArch64 `add x, x, x`, 1 cycle; as bench/core_clock.c), so its figure is in the core's own
- * cycles whatever its clock (the reference timed before and after each probe); the median of
+ * cycles whatever its clock (that chain timed before and after each probe); the median of
  * the trials. A pair ("A > B") is the latency of A and B chained, a round trip's cost; a core
  * that renames memory (Zen 2 and later) forwards a spill to its reload in less than a cycle,
  * and the pair then measures the stores' throughput, not a latency.
@@ -27,15 +27,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#if defined(__x86_64__) || defined(__aarch64__)
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+#include "clock_chain.h"
 
+#ifdef CHAIN_OP
 #define N 2000000L /* iterations of 8 links: ~30 ms at 5 cycles and 3 GHz */
 #define REPEAT8(s) s s s s s s s s
 
@@ -54,12 +49,23 @@ static void *cell = &cell; /* holds its own address: a load chain */
     return t;                                                                                      \
   }
 static volatile uint64_t sink;
+
+struct probe {
+  const char *what;
+  double (*run)(void);
+  int avx512; /* needs AVX-512F and VL */
+};
+
+/* N iterations of the clock chain, timed: as many links as a probe's */
+static double clock_chain(void) {
+  double t0 = now();
+  sink ^= chain(sink | 1, N);
+  return now() - t0;
+}
 #endif
 
 #if defined(__x86_64__)
 #define CLOBBERS "xmm0", "xmm1", "xmm2"
-#define REFERENCE_LATENCY 3
-PROBE(reference, 3, "imul %0, %0")
 PROBE(load, (uint64_t)(uintptr_t)&cell, "mov (%0), %0")
 PROBE(stack, 1, "mov %0, (%1)\n\tmov (%1), %0")
 PROBE(fp_move, 1, "movq %0, %%xmm0\n\tmovq %%xmm0, %0")
@@ -71,12 +77,6 @@ PROBE(permt2q_z, 0, "vpermt2q %%zmm1, %%zmm2, %%zmm0")
 PROBE(perm_ternlog_z, 0, "vpermt2q %%zmm1, %%zmm2, %%zmm0\n\tvpternlogq $0x96, %%zmm1, %%zmm2, %%zmm0")
 PROBE(ternlog_y, 0, "vpternlogq $0x96, %%ymm1, %%ymm2, %%ymm0")
 PROBE(pxor_y, 0, "vpxor %%ymm1, %%ymm0, %%ymm0")
-
-struct probe {
-  const char *what;
-  double (*run)(void);
-  int avx512; /* needs AVX-512F and VL */
-};
 
 static const struct probe PROBES[] = {
     {"mov r64, [r64] (load to use)", load, 0},
@@ -98,19 +98,11 @@ static int has_avx512(void) {
 }
 #elif defined(__aarch64__)
 #define CLOBBERS "v0"
-#define REFERENCE_LATENCY 1
-PROBE(reference, 1, "add %0, %0, %0")
 PROBE(load, (uint64_t)(uintptr_t)&cell, "ldr %0, [%0]")
 PROBE(stack, 1, "str %0, [%1]\n\tldr %0, [%1]")
 PROBE(fp_move, 1, "fmov d0, %0\n\tfmov %0, d0")
 PROBE(eor, 1, "eor %0, %0, %0, ror #7")
 PROBE(eor_plain, 1, "eor %0, %0, %1")
-
-struct probe {
-  const char *what;
-  double (*run)(void);
-  int avx512;
-};
 
 static const struct probe PROBES[] = {
     {"ldr x, [x] (load to use)", load, 0},
@@ -125,13 +117,6 @@ static int has_avx512(void) {
 }
 #endif
 
-#if defined(__x86_64__) || defined(__aarch64__)
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-#endif
-
 int main(int argc, char **argv) {
   long trials = 5;
   for (int i = 1; i < argc; i++) {
@@ -142,17 +127,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "insn_latency: usage: insn_latency [--trials N] (N from 1 to 101)\n");
     return 2;
   }
-#if defined(__x86_64__) || defined(__aarch64__)
+#ifdef CHAIN_OP
   int avx512 = has_avx512();
   for (size_t p = 0; p < sizeof PROBES / sizeof PROBES[0]; p++) {
     if (PROBES[p].avx512 && !avx512)
       continue;
     double cycles[101];
     for (long k = 0; k < trials; k++) {
-      /* the reference chain right before and right after: this trial's clock (a core that
-         lowers its clock for 512-bit code does so within the trial) */
-      double before = reference(), t = PROBES[p].run(), after = reference();
-      cycles[k] = t / (N * 8.0) / ((before + after) / 2 / (N * 8.0 * REFERENCE_LATENCY));
+      /* the clock chain right before and right after: this trial's clock (a core that lowers
+         its clock for 512-bit code does so within the trial) */
+      double before = clock_chain(), t = PROBES[p].run(), after = clock_chain();
+      cycles[k] = t / (N * 8.0) / ((before + after) / 2 / (N * (double)CHAIN_OPS * CHAIN_LATENCY));
     }
     qsort(cycles, (size_t)trials, sizeof cycles[0], cmp_double);
     printf("%-34s %.2f\n", PROBES[p].what, cycles[trials / 2]);
