@@ -61,19 +61,19 @@ static int inside(const struct range *r, int n, uint64_t pc) {
   return 0;
 }
 
-static int fail(pid_t child, const char *what) {
-  fprintf(stderr, "stub_trace: %s: %s\n", what, strerror(errno));
-  if (child > 0)
-    kill(child, SIGKILL);
-  return 2;
-}
-
-/* the same, where no call failed */
+/* the end of a trace that cannot be one: PROGRAM killed, exit 2 */
 static int refuse(pid_t child, const char *what) {
   fprintf(stderr, "stub_trace: %s\n", what);
   if (child > 0)
     kill(child, SIGKILL);
   return 2;
+}
+
+/* the same for a call that failed: what, and errno's reason */
+static int fail(pid_t child, const char *what) {
+  char why[160];
+  snprintf(why, sizeof why, "%s: %s", what, strerror(errno));
+  return refuse(child, why);
 }
 
 /* the process (thread group) of a thread: /proc/TID/status */
@@ -118,11 +118,11 @@ struct plant {
   unsigned char byte;
 };
 
-/* Is the word at `at` readable and not zero? */
-static int written(pid_t tid, uint64_t at) {
+/* The word at `at`, or 0 where there is none to read */
+static long peek(pid_t tid, uint64_t at) {
   errno = 0;
   long word = ptrace(PTRACE_PEEKTEXT, tid, (void *)at, NULL);
-  return !errno && word != 0;
+  return errno ? 0 : word;
 }
 
 static int plant(pid_t tid, const struct range *r, struct plant *p) {
@@ -131,11 +131,8 @@ static int plant(pid_t tid, const struct range *r, struct plant *p) {
   /* mapped, executable, and written to its end: a code generator writes in order, so nothing
      writes the word at START any more */
   uint64_t last = r->end - sizeof(long) > r->start ? r->end - sizeof(long) : r->start;
-  if (!written(tid, r->start) || !written(tid, last) || !executable(tid, r->start))
-    return 0;
-  errno = 0;
-  long word = ptrace(PTRACE_PEEKTEXT, tid, (void *)r->start, NULL);
-  if (errno)
+  long word = peek(tid, r->start);
+  if (!word || !peek(tid, last) || !executable(tid, r->start))
     return 0;
   p->byte = (unsigned char)word;
   p->tgid = tgid_of(tid);
