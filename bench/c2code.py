@@ -470,6 +470,7 @@ def hotspot_stubs_native(build, classes):
     error says why one is not (with CANNOT_HERE where this host cannot: no AVX-512, or no way
     to run HotSpot under the tracer)."""
     import platform
+    from mdbench.common import cpu_name
     with open("/proc/cpuinfo") as f:
         flags = set(next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), []))
     env = dict(os.environ, MINIVM_ORACLE_BIND=classes)
@@ -490,22 +491,9 @@ def hotspot_stubs_native(build, classes):
                 # program, which gains no privilege under ptrace
                 raise ExtractError(f"HotSpot's {name} stub {CANNOT_HERE}: its HotSpot runs through sudo, which "
                                    "a traced program cannot (run as root, or with JAVA_HOME naming a JDK 25)")
-            if not os.access(os.path.join(build, "bench", "stub_trace"), os.X_OK):
-                raise ExtractError(f"no {build}/bench/stub_trace (meson compile -C {build})")
-            try:
-                first = subprocess.run(["setarch", "-R"] + argv, capture_output=True, text=True, env=env,
-                                       timeout=600)
-            except subprocess.TimeoutExpired:
-                raise ExtractError(f"{name}: HotSpot natively did not end in 600 s")
-            if first.returncode != 0:
-                raise ExtractError(f"{name}: HotSpot natively: status {first.returncode} "
-                                   f"({first.stderr.strip()[-200:]})")
-            regions = stub_regions(first.stdout, digests)
             for d in digests:
                 # traced without the listing: its 300,000 writes would each stop HotSpot twice
-                rec = native_trace(build, [a for a in argv if a != "-XX:+PrintStubCode"], regions[d],
-                                   f"HotSpot {name}", env=env)
-                from mdbench.common import cpu_name
+                rec = listed_then_traced(build, argv, d, f"HotSpot {name}", env=env, traced_listing=False)
                 rec["cpu"] = cpu_name()
                 out.setdefault(name, {})[d] = rec
         except ExtractError as e:
@@ -600,15 +588,24 @@ def native_trace(build, argv, regions, what, env=None):
             "blocks": blocks, "call": [f"{pc:x}" for pc in seq], "traced": "natively (bench/stub_trace)"}
 
 
+def listed_then_traced(build, argv, digest, what, env=None, traced_listing=True):
+    """The record of one call of digest's stub traced on this CPU (native_trace), its addresses
+    from a run of argv (which lists the stubs: -XX:+PrintStubCode) with address-space
+    randomization off; traced_listing False: the traced run without -XX:+PrintStubCode."""
+    try:
+        first = subprocess.run(["setarch", "-R"] + argv, capture_output=True, text=True, env=env, timeout=600)
+    except subprocess.TimeoutExpired:
+        raise ExtractError(f"{what}: did not end in 600 s")
+    if first.returncode != 0:
+        raise ExtractError(f"{what}: status {first.returncode} ({first.stderr.strip()[-200:]})")
+    traced_argv = argv if traced_listing else [a for a in argv if a != "-XX:+PrintStubCode"]
+    return native_trace(build, traced_argv, stub_regions(first.stdout, [digest])[digest], what, env=env)
+
+
 def minivm_stubs_native(build, variants):
     """{configuration: {digest: record}} of minivm's x86-64 stubs traced on this CPU (those QEMU's
     TCG cannot run: AVX-512); variants as minivm_stubs'."""
-    def trace_one(cname, d, argv):
-        first = subprocess.run(["setarch", "-R"] + argv, capture_output=True, text=True)
-        if first.returncode != 0:
-            raise ExtractError(f"minivm {cname}: status {first.returncode} ({first.stderr.strip()[-200:]})")
-        return native_trace(build, argv, stub_regions(first.stdout, [d])[d], f"minivm {cname}")
-    return each_stub_run(build, variants, trace_one)
+    return each_stub_run(build, variants, lambda cname, d, argv: listed_then_traced(build, argv, d, f"minivm {cname}"))
 
 
 def hotspot_version(arch, model):
@@ -671,11 +668,13 @@ def native_hotspot_configs(classes, build=os.path.join(ROOT, "build"), log=sys.s
                       file=log)
             elif CANNOT_HERE not in entry["error"]:
                 raise ExtractError(f"{cname} {d}: {entry['error']}")
-            else:
-                print(f"c2code: {cname} {d}: {entry['error']}" +
-                      (f"; the record's trace (from {keep.get('cpu')}) kept" if keep and "error" not in keep else ""),
+            elif keep and "error" not in keep:
+                print(f"c2code: {cname} {d}: {entry['error']}; the record's trace (from {keep.get('cpu')}) kept",
                       file=log)
-            out.setdefault(cname, {})[d] = keep if "error" in entry and keep and "error" not in keep else entry
+                entry = keep
+            else:
+                print(f"c2code: {cname} {d}: {entry['error']}", file=log)
+            out.setdefault(cname, {})[d] = entry
     return out
 
 

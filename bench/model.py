@@ -53,7 +53,8 @@ CPUS = [
 # which have none)
 # HotSpot's stubs need the features of minivm's variant of the same family: a CPU runs one where
 # it runs the other
-HOTSPOT_NEEDS = {"hotspot-sha3-simd": ("simd",), "hotspot-sha3-gpr": ("gpr",), "hotspot-sha3": ("avx512", "avx512-lanes"),
+HOTSPOT_NEEDS = {"hotspot-sha3-simd": ("simd",), "hotspot-sha3-gpr": ("gpr",),
+                 "hotspot-sha3": ("avx512", "avx512-lanes"),
                  "hotspot-sha1": ("sha1-crypto", "sha1-sha-ni"), "hotspot-sha256": ("sha256-crypto", "sha256-sha-ni"),
                  "hotspot-sha512": ("sha512-crypto", "sha512-avx2"), "hotspot-md5": ("md5-gpr",)}
 
